@@ -1,0 +1,37 @@
+package dev.icebergflink.data;
+
+import java.util.Objects;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.formats.FormatModelRegistry;
+import org.apache.iceberg.formats.ReadBuilder;
+import org.apache.iceberg.io.InputFile;
+
+/**
+ * The entry point for reading Iceberg data files as Flink {@link RowData}.
+ *
+ * <p>It returns Iceberg's format-neutral {@link ReadBuilder} bound to this connector's RowData
+ * models: set the projected Iceberg schema with {@code project(schema)}, optionally the Flink type
+ * of the produced rows with {@code engineProjection(rowType)}, a split range, a filter for row
+ * group skipping, constants for partition and metadata columns ({@code idToConstant}), and a name
+ * mapping for files written without field ids.
+ */
+public final class RowDataFileReaders {
+
+    private RowDataFileReaders() {}
+
+    /** A read builder for one file of the given format. */
+    public static ReadBuilder<RowData, RowType> readBuilder(FileFormat format, InputFile file) {
+        Objects.requireNonNull(format, "format must not be null");
+        Objects.requireNonNull(file, "file must not be null");
+        if (!FlinkFormatModels.supportedFormats().contains(format)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot read %s: unsupported file format %s; supported formats are %s",
+                            file.location(), format, FlinkFormatModels.supportedFormats()));
+        }
+        FlinkFormatModels.ensureRegistered();
+        return FormatModelRegistry.readBuilder(format, RowData.class, file);
+    }
+}
