@@ -83,7 +83,11 @@ public final class RandomSchemaGenerator {
 
     private Types.NestedField field(String name, int depth) {
         int id = nextId++;
-        return Types.NestedField.of(id, random.nextBoolean(), name, type(depth));
+        boolean optional = random.nextBoolean();
+        Type type = type(depth);
+        return optional
+                ? Types.NestedField.optional(id, name, type)
+                : Types.NestedField.required(id, name, type);
     }
 
     private Type type(int depth) {
