@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.FallbackKey;
+import org.apache.flink.configuration.description.HtmlFormatter;
 
 /**
  * Describes one connector option and every place its value may come from.
@@ -161,7 +162,8 @@ public final class ConnectorOption<T> {
                 throw new IllegalArgumentException(
                         "A connector option needs a Flink ConfigOption and its value type");
             }
-            if (option.description() == null || option.description().getBlocks().isEmpty()) {
+            if (option.description() == null
+                    || new HtmlFormatter().format(option.description()).isBlank()) {
                 throw new IllegalArgumentException(
                         String.format(
                                 "Option '%s' has no description; every connector option must"
