@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.testing.servers.RestCatalogServerExtension;
 import java.io.Closeable;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -130,6 +132,24 @@ class CatalogLoaderTest {
             assertThat(REST.backend().tableExists(identifier)).isTrue();
         } finally {
             close(writer, reader);
+        }
+    }
+
+    @Test
+    void catalogIsBuiltEvenWhenTheContextClassLoaderCannotSeeIceberg() throws Exception {
+        // As in the SQL client with the connector given by -j / ADD JAR (COMPATIBILITY §11.7).
+        ClassLoader blind = new URLClassLoader(new URL[0], null);
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(blind);
+        try {
+            Catalog catalog =
+                    CatalogLoader.hadoop("hcat", new Configuration(), warehouse()).loadCatalog();
+            assertThat(catalog).isInstanceOf(HadoopCatalog.class);
+            assertThat(thread.getContextClassLoader()).isSameAs(blind);
+            close(catalog);
+        } finally {
+            thread.setContextClassLoader(previous);
         }
     }
 
