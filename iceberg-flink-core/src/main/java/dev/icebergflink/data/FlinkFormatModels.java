@@ -25,6 +25,9 @@ public final class FlinkFormatModels {
 
     private static final Logger LOG = LoggerFactory.getLogger(FlinkFormatModels.class);
 
+    /** The class through which Iceberg's own Flink module registers its RowData models. */
+    private static final String INCUMBENT_MODELS = "org.apache.iceberg.flink.data.FlinkFormatModels";
+
     private static volatile boolean registered;
 
     private FlinkFormatModels() {}
@@ -51,20 +54,33 @@ public final class FlinkFormatModels {
             FormatModel<RowData, RowType> model = supplier.get();
             try {
                 FormatModelRegistry.register(model);
+                LOG.debug("Registered RowData format model for {}", model.format());
             } catch (IllegalArgumentException e) {
-                // Another RowData model for this format is already registered in this class
-                // loader, typically Iceberg's own Flink module sitting next to ours. Ours would
-                // silently not be used, which makes results depend on class-path order: refuse.
-                throw new IllegalStateException(
-                        String.format(
-                                "Cannot register this connector's RowData model for %s files: %s."
-                                        + " Another Iceberg Flink connector (for example"
-                                        + " iceberg-flink-runtime) is on the class path; remove it"
-                                        + " or this connector.",
-                                model.format(), e.getMessage()),
-                        e);
+                if (isPresent(INCUMBENT_MODELS)) {
+                    // Iceberg's own Flink module registered its RowData models in this class
+                    // loader: which connector's readers and writers run would depend on class-path
+                    // order, so refuse instead of silently using the other one.
+                    throw new IllegalStateException(
+                            String.format(
+                                    "Cannot register this connector's RowData model for %s files"
+                                            + " because Iceberg's own Flink connector (%s, from an"
+                                            + " iceberg-flink-runtime jar) is on the same class"
+                                            + " path. Remove one of the two connectors.",
+                                    model.format(), INCUMBENT_MODELS),
+                            e);
+                }
+                // Registered earlier in this class loader by this connector.
+                LOG.debug("RowData format model for {} was already registered", model.format());
             }
-            LOG.debug("Registered RowData format model for {}", model.format());
+        }
+    }
+
+    private static boolean isPresent(String className) {
+        try {
+            Class.forName(className, false, FlinkFormatModels.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
         }
     }
 
