@@ -1,0 +1,166 @@
+package dev.icebergflink.data.orc;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.orc.OrcRowReader;
+import org.apache.iceberg.orc.OrcSchemaWithTypeVisitor;
+import org.apache.iceberg.orc.OrcValueReader;
+import org.apache.iceberg.orc.OrcValueReaders;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.orc.TypeDescription;
+import org.apache.orc.storage.ql.exec.vector.StructColumnVector;
+import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
+
+/**
+ * Reads ORC row batches into Flink {@link RowData} of an expected (projected) Iceberg schema.
+ *
+ * <p>Columns are matched to the file by Iceberg field id, so renamed columns are found; columns the
+ * file lacks read as null; int to long, float to double and decimal precision widening are applied;
+ * {@code idToConstant} values (partition values, {@code _file}, ...) and the metadata columns
+ * {@code _pos} and {@code _deleted} fill their columns without touching the file. Values follow the
+ * connector's conventions: {@code StringData}, {@code DecimalData}, {@code TimestampData}, int
+ * millis for time, byte[] for uuid/fixed/binary, {@code GenericRowData}/{@code
+ * GenericArrayData}/{@code GenericMapData} for nested types. Every row handed out is a new object.
+ */
+public final class FlinkOrcReader implements OrcRowReader<RowData> {
+
+    private final OrcValueReader<?> reader;
+    private ColumnVectorsView batchView;
+
+    private FlinkOrcReader(OrcValueReader<?> reader) {
+        this.reader = reader;
+    }
+
+    /**
+     * Builds a reader.
+     *
+     * @param expectedSchema the Iceberg schema of the rows to produce
+     * @param readOrcSchema the ORC schema Iceberg reads the file with (the projection, with ids)
+     * @param idToConstant values of constant columns by field id, in Iceberg's or Flink's internal
+     *     representation; may be empty
+     */
+    public static OrcRowReader<RowData> buildReader(
+            Schema expectedSchema, TypeDescription readOrcSchema, Map<Integer, ?> idToConstant) {
+        Map<Integer, Object> constants = OrcConstants.toFlink(expectedSchema, idToConstant);
+        return new FlinkOrcReader(
+                OrcSchemaWithTypeVisitor.visit(
+                        expectedSchema, readOrcSchema, new ReaderBuilder(constants)));
+    }
+
+    @Override
+    public RowData read(VectorizedRowBatch batch, int row) {
+        if (batchView == null || !batchView.wraps(batch)) {
+            batchView = new ColumnVectorsView(batch);
+        }
+        return (RowData) reader.read(batchView.vector, row);
+    }
+
+    @Override
+    public void setBatchContext(long batchOffsetInFile) {
+        reader.setBatchContext(batchOffsetInFile);
+    }
+
+    /** The top-level columns of a batch seen as one struct vector, made once per batch object. */
+    private static final class ColumnVectorsView {
+        private final VectorizedRowBatch batch;
+        private final StructColumnVector vector;
+
+        private ColumnVectorsView(VectorizedRowBatch batch) {
+            this.batch = batch;
+            this.vector = new StructColumnVector(batch.getMaxSize(), batch.cols);
+        }
+
+        private boolean wraps(VectorizedRowBatch other) {
+            return batch == other && vector.fields == other.cols;
+        }
+    }
+
+    /** Chooses a value reader for every (Iceberg type, ORC type) pair of the projection. */
+    private static final class ReaderBuilder extends OrcSchemaWithTypeVisitor<OrcValueReader<?>> {
+        private final Map<Integer, ?> idToConstant;
+
+        private ReaderBuilder(Map<Integer, ?> idToConstant) {
+            this.idToConstant = idToConstant;
+        }
+
+        @Override
+        public OrcValueReader<?> record(
+                Types.StructType struct,
+                TypeDescription record,
+                List<String> names,
+                List<OrcValueReader<?>> fields) {
+            return FlinkOrcReaders.struct(record, fields, struct, idToConstant);
+        }
+
+        @Override
+        public OrcValueReader<?> list(
+                Types.ListType list, TypeDescription array, OrcValueReader<?> element) {
+            return FlinkOrcReaders.array(element);
+        }
+
+        @Override
+        public OrcValueReader<?> map(
+                Types.MapType map,
+                TypeDescription mapType,
+                OrcValueReader<?> key,
+                OrcValueReader<?> value) {
+            return FlinkOrcReaders.map(key, value);
+        }
+
+        @Override
+        public OrcValueReader<?> variant(
+                Types.VariantType variant,
+                TypeDescription orcType,
+                OrcValueReader<?> metadata,
+                OrcValueReader<?> value) {
+            throw new UnsupportedOperationException(
+                    "The Flink ORC reader does not support the variant type (ORC column "
+                            + orcType
+                            + ")");
+        }
+
+        @Override
+        public OrcValueReader<?> primitive(Type.PrimitiveType type, TypeDescription primitive) {
+            if (type == null) {
+                throw new IllegalArgumentException(
+                        "ORC column of type " + primitive + " has no Iceberg type to read it as");
+            }
+            switch (type.typeId()) {
+                case BOOLEAN:
+                    return OrcValueReaders.booleans();
+                case INTEGER:
+                case DATE:
+                    return OrcValueReaders.ints();
+                case LONG:
+                    return OrcValueReaders.longs();
+                case FLOAT:
+                    return OrcValueReaders.floats();
+                case DOUBLE:
+                    return OrcValueReaders.doubles();
+                case TIME:
+                    return FlinkOrcReaders.timeMillis();
+                case TIMESTAMP:
+                case TIMESTAMP_NANO:
+                    return FlinkOrcReaders.timestamps();
+                case STRING:
+                    return FlinkOrcReaders.strings();
+                case UUID:
+                case FIXED:
+                case BINARY:
+                    return OrcValueReaders.bytes();
+                case DECIMAL:
+                    Types.DecimalType decimal = (Types.DecimalType) type;
+                    return FlinkOrcReaders.decimals(decimal.precision(), decimal.scale());
+                default:
+                    throw new UnsupportedOperationException(
+                            String.format(
+                                    "The Flink ORC reader does not support Iceberg type %s (ORC"
+                                            + " column %s)",
+                                    type, primitive));
+            }
+        }
+    }
+}

@@ -1,0 +1,259 @@
+package dev.icebergflink.data.orc;
+
+import dev.icebergflink.FlinkSchemaUtil;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.MapType;
+import org.apache.flink.table.types.logical.MultisetType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.apache.iceberg.FieldMetrics;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.orc.OrcRowWriter;
+import org.apache.iceberg.orc.OrcValueWriter;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.orc.TypeDescription;
+import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
+
+/**
+ * Writes Flink {@link RowData} into ORC row batches for Iceberg's ORC appender, with the column
+ * metrics (float/double bounds and NaN counts) that Iceberg's ORC metrics need on top of ORC's own
+ * statistics.
+ *
+ * <p>The writer tree is built once per file from the Iceberg schema (the file's columns and field
+ * ids) and the Flink {@link RowType} of the incoming rows, matched by position. The Flink type
+ * decides how a value is read from the row ({@code TINYINT} and {@code SMALLINT} into int columns,
+ * {@code CHAR}/{@code VARCHAR} into string, {@code MULTISET} into {@code map<T, int>}, timestamps
+ * of any precision); the Iceberg type decides how it is stored. A Flink type that cannot be stored
+ * in its Iceberg column fails when the writer is built, naming the column.
+ */
+public final class FlinkOrcWriter implements OrcRowWriter<RowData> {
+
+    private final FlinkOrcWriters.StructWriter rowWriter;
+
+    private FlinkOrcWriter(FlinkOrcWriters.StructWriter rowWriter) {
+        this.rowWriter = rowWriter;
+    }
+
+    /**
+     * Builds a writer for rows of {@code flinkType} into a file of {@code icebergSchema}.
+     *
+     * @param icebergSchema the Iceberg schema of the file
+     * @param orcSchema the ORC schema that Iceberg derived from it, used to check the shape
+     * @param flinkType the Flink row type of the incoming rows, or null to derive it from the
+     *     Iceberg schema with {@link FlinkSchemaUtil#convert(Schema)}
+     */
+    public static OrcRowWriter<RowData> buildWriter(
+            Schema icebergSchema, TypeDescription orcSchema, RowType flinkType) {
+        RowType rowType = flinkType != null ? flinkType : FlinkSchemaUtil.convert(icebergSchema);
+        if (orcSchema != null && orcSchema.getChildren() != null) {
+            int orcColumns = orcSchema.getChildren().size();
+            if (orcColumns != icebergSchema.columns().size()) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "ORC schema %s has %d columns but the Iceberg schema has %d: %s",
+                                orcSchema,
+                                orcColumns,
+                                icebergSchema.columns().size(),
+                                icebergSchema.asStruct()));
+            }
+        }
+        return new FlinkOrcWriter(
+                (FlinkOrcWriters.StructWriter) structWriter(icebergSchema.asStruct(), rowType, ""));
+    }
+
+    @Override
+    public void write(RowData row, VectorizedRowBatch output) {
+        int rowId = output.size;
+        output.size = rowId + 1;
+        rowWriter.writeFields(rowId, row, output.cols);
+    }
+
+    @Override
+    public List<OrcValueWriter<?>> writers() {
+        return new ArrayList<>(rowWriter.fieldWriters());
+    }
+
+    @Override
+    public Stream<FieldMetrics<?>> metrics() {
+        return rowWriter.metrics();
+    }
+
+    private static FlinkOrcValueWriter<?> structWriter(
+            Types.StructType struct, RowType rowType, String path) {
+        List<Types.NestedField> fields = struct.fields();
+        if (fields.size() != rowType.getFieldCount()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot write Flink rows of %s into %s: the Flink row has %d fields but"
+                                    + " the Iceberg struct has %d (fields are matched by"
+                                    + " position)",
+                            rowType.asSummaryString(),
+                            path.isEmpty() ? "the Iceberg schema" : "column '" + path + "'",
+                            rowType.getFieldCount(),
+                            fields.size()));
+        }
+        List<FlinkOrcValueWriter<?>> writers = new ArrayList<>(fields.size());
+        for (int i = 0; i < fields.size(); i++) {
+            Types.NestedField field = fields.get(i);
+            writers.add(
+                    writer(
+                            field.type(),
+                            field.fieldId(),
+                            rowType.getTypeAt(i),
+                            child(path, field.name())));
+        }
+        return FlinkOrcWriters.struct(writers);
+    }
+
+    private static FlinkOrcValueWriter<?> writer(
+            Type type, int fieldId, LogicalType flinkType, String path) {
+        LogicalTypeRoot root = flinkType.getTypeRoot();
+        switch (type.typeId()) {
+            case BOOLEAN:
+                expect(root == LogicalTypeRoot.BOOLEAN, type, flinkType, path);
+                return FlinkOrcWriters.booleans();
+            case INTEGER:
+                switch (root) {
+                    case TINYINT:
+                        return FlinkOrcWriters.tinyInts();
+                    case SMALLINT:
+                        return FlinkOrcWriters.smallInts();
+                    case INTEGER:
+                        return FlinkOrcWriters.ints();
+                    default:
+                        throw mismatch(type, flinkType, path);
+                }
+            case LONG:
+                expect(root == LogicalTypeRoot.BIGINT, type, flinkType, path);
+                return FlinkOrcWriters.longs();
+            case FLOAT:
+                expect(root == LogicalTypeRoot.FLOAT, type, flinkType, path);
+                return FlinkOrcWriters.floats(fieldId);
+            case DOUBLE:
+                expect(root == LogicalTypeRoot.DOUBLE, type, flinkType, path);
+                return FlinkOrcWriters.doubles(fieldId);
+            case DATE:
+                expect(root == LogicalTypeRoot.DATE, type, flinkType, path);
+                return FlinkOrcWriters.ints();
+            case TIME:
+                expect(root == LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE, type, flinkType, path);
+                return FlinkOrcWriters.timeMillis();
+            case TIMESTAMP:
+            case TIMESTAMP_NANO:
+                expect(
+                        root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                                || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+                        type,
+                        flinkType,
+                        path);
+                return FlinkOrcWriters.timestamps(
+                        LogicalTypeChecks.getPrecision(flinkType),
+                        type.typeId() == Type.TypeID.TIMESTAMP_NANO);
+            case STRING:
+                expect(
+                        root == LogicalTypeRoot.CHAR || root == LogicalTypeRoot.VARCHAR,
+                        type,
+                        flinkType,
+                        path);
+                return FlinkOrcWriters.strings();
+            case UUID:
+                expectBinary(root, type, flinkType, path);
+                return FlinkOrcWriters.fixed(16, path);
+            case FIXED:
+                expectBinary(root, type, flinkType, path);
+                return FlinkOrcWriters.fixed(((Types.FixedType) type).length(), path);
+            case BINARY:
+                expectBinary(root, type, flinkType, path);
+                return FlinkOrcWriters.binaries();
+            case DECIMAL:
+                {
+                    expect(root == LogicalTypeRoot.DECIMAL, type, flinkType, path);
+                    Types.DecimalType decimal = (Types.DecimalType) type;
+                    DecimalType flinkDecimal = (DecimalType) flinkType;
+                    return FlinkOrcWriters.decimals(
+                            flinkDecimal.getPrecision(),
+                            flinkDecimal.getScale(),
+                            decimal.precision(),
+                            decimal.scale(),
+                            path);
+                }
+            case STRUCT:
+                expect(root == LogicalTypeRoot.ROW, type, flinkType, path);
+                return structWriter(type.asStructType(), (RowType) flinkType, path);
+            case LIST:
+                {
+                    expect(root == LogicalTypeRoot.ARRAY, type, flinkType, path);
+                    Types.ListType list = type.asListType();
+                    return FlinkOrcWriters.list(
+                            writer(
+                                    list.elementType(),
+                                    list.elementId(),
+                                    ((ArrayType) flinkType).getElementType(),
+                                    child(path, "element")));
+                }
+            case MAP:
+                return mapWriter(type.asMapType(), flinkType, path);
+            default:
+                throw new UnsupportedOperationException(
+                        String.format(
+                                "Column '%s' has Iceberg type %s, which the Flink ORC writer does"
+                                        + " not support",
+                                path, type));
+        }
+    }
+
+    private static FlinkOrcValueWriter<?> mapWriter(
+            Types.MapType map, LogicalType flinkType, String path) {
+        LogicalType keyType;
+        LogicalType valueType;
+        if (flinkType.getTypeRoot() == LogicalTypeRoot.MAP) {
+            keyType = ((MapType) flinkType).getKeyType();
+            valueType = ((MapType) flinkType).getValueType();
+        } else if (flinkType.getTypeRoot() == LogicalTypeRoot.MULTISET) {
+            // a multiset is a map from element to its (non-null) int count
+            keyType = ((MultisetType) flinkType).getElementType();
+            valueType = new IntType(false);
+        } else {
+            throw mismatch(map, flinkType, path);
+        }
+        return FlinkOrcWriters.map(
+                writer(map.keyType(), map.keyId(), keyType, child(path, "key")),
+                writer(map.valueType(), map.valueId(), valueType, child(path, "value")));
+    }
+
+    private static void expectBinary(
+            LogicalTypeRoot root, Type type, LogicalType flinkType, String path) {
+        expect(
+                root == LogicalTypeRoot.BINARY || root == LogicalTypeRoot.VARBINARY,
+                type,
+                flinkType,
+                path);
+    }
+
+    private static void expect(boolean matches, Type type, LogicalType flinkType, String path) {
+        if (!matches) {
+            throw mismatch(type, flinkType, path);
+        }
+    }
+
+    private static IllegalArgumentException mismatch(
+            Type type, LogicalType flinkType, String path) {
+        return new IllegalArgumentException(
+                String.format(
+                        "Cannot write Flink type %s into column '%s' of Iceberg type %s",
+                        flinkType.asSummaryString(), path, type));
+    }
+
+    private static String child(String parent, String name) {
+        return parent.isEmpty() ? name : parent + "." + name;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.icebergflink.data.orc;
+
+import static org.apache.iceberg.types.Types.NestedField.optional;
+import static org.apache.iceberg.types.Types.NestedField.required;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.testing.RowDataConverter;
+import dev.icebergflink.testing.TestSchemas;
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The column metrics of our files: counts, bounds and NaN counts, as the generic writer reports.
+ */
+class FlinkOrcMetricsTest {
+
+    private static final Schema NUMBERS =
+            new Schema(
+                    required(1, "id", Types.IntegerType.get()),
+                    optional(2, "f", Types.FloatType.get()),
+                    optional(3, "d", Types.DoubleType.get()),
+                    optional(4, "s", Types.StringType.get()),
+                    optional(5, "ds", Types.ListType.ofOptional(6, Types.DoubleType.get())));
+
+    @TempDir Path temp;
+
+    @Test
+    void floatingPointBoundsExcludeNanAndNanValuesAreCounted() {
+        List<RowData> rows =
+                List.of(
+                        row(1, 1.5f, 2.5d, "m", 10.0d, Double.NaN),
+                        row(2, Float.NaN, Double.NaN, "a", -3.0d),
+                        row(3, -2.0f, -7.25d, null),
+                        GenericRowData.of(4, null, null, StringData.fromString("z"), null),
+                        row(5, Float.NaN, 100.0d, "q"));
+        File file = temp.resolve("numbers.orc").toFile();
+
+        Metrics metrics = OrcTestFiles.writeRows(file, NUMBERS, null, rows);
+
+        assertThat(metrics.recordCount()).isEqualTo(5L);
+        assertThat(metrics.valueCounts()).containsEntry(1, 5L).containsEntry(2, 5L);
+        assertThat(metrics.nullValueCounts())
+                .containsEntry(1, 0L)
+                .containsEntry(2, 1L)
+                .containsEntry(3, 1L)
+                .containsEntry(4, 1L);
+        // Iceberg keeps no NaN counts for list elements (id 6), as for the generic writer
+        assertThat(metrics.nanValueCounts()).containsOnly(Map.entry(2, 2L), Map.entry(3, 1L));
+        assertThat(bound(NUMBERS, 1, metrics.lowerBounds())).isEqualTo(1);
+        assertThat(bound(NUMBERS, 1, metrics.upperBounds())).isEqualTo(5);
+        assertThat(bound(NUMBERS, 2, metrics.lowerBounds())).isEqualTo(-2.0f);
+        assertThat(bound(NUMBERS, 2, metrics.upperBounds())).isEqualTo(1.5f);
+        assertThat(bound(NUMBERS, 3, metrics.lowerBounds())).isEqualTo(-7.25d);
+        assertThat(bound(NUMBERS, 3, metrics.upperBounds())).isEqualTo(100.0d);
+        assertThat(bound(NUMBERS, 4, metrics.lowerBounds()).toString()).isEqualTo("a");
+        assertThat(bound(NUMBERS, 4, metrics.upperBounds()).toString()).isEqualTo("z");
+    }
+
+    static Stream<Arguments> schemas() {
+        return Stream.of(
+                Arguments.of("numbers", NUMBERS),
+                Arguments.of("all primitives", TestSchemas.ALL_PRIMITIVES),
+                Arguments.of("nested", TestSchemas.NESTED),
+                Arguments.of("v3 nanosecond timestamps", TestSchemas.V3_PRIMITIVES));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemas")
+    void reportsTheSameMetricsAsTheGenericWriter(String name, Schema schema) {
+        List<Record> records = OrcTestData.records(schema, 500, 31 + name.hashCode());
+        List<RowData> rows = RowDataConverter.fromRecords(schema, records);
+
+        Metrics ours =
+                OrcTestFiles.writeRows(
+                        temp.resolve("ours.orc").toFile(),
+                        schema,
+                        FlinkSchemaUtil.convert(schema),
+                        rows);
+        Metrics generic =
+                OrcTestFiles.writeRecords(temp.resolve("generic.orc").toFile(), schema, records);
+
+        assertThat(ours.recordCount()).isEqualTo(generic.recordCount());
+        assertThat(ours.valueCounts()).isEqualTo(generic.valueCounts());
+        assertThat(ours.nullValueCounts()).isEqualTo(generic.nullValueCounts());
+        assertThat(ours.nanValueCounts()).isEqualTo(generic.nanValueCounts());
+        assertThat(ours.lowerBounds()).isEqualTo(generic.lowerBounds());
+        assertThat(ours.upperBounds()).isEqualTo(generic.upperBounds());
+        assertThat(ours.lowerBounds()).isNotEmpty();
+    }
+
+    private static Object bound(Schema schema, int id, Map<Integer, ByteBuffer> bounds) {
+        Type type = schema.findType(id);
+        return Conversions.fromByteBuffer(type, bounds.get(id));
+    }
+
+    private static RowData row(int id, float f, double d, String s, double... ds) {
+        Object[] elements = new Object[ds.length];
+        for (int i = 0; i < ds.length; i++) {
+            elements[i] = ds[i];
+        }
+        return GenericRowData.of(
+                id,
+                f,
+                d,
+                s == null ? null : StringData.fromString(s),
+                new GenericArrayData(elements));
+    }
+}
