@@ -1,0 +1,32 @@
+package dev.icebergflink.data.parquet;
+
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.formats.FormatModel;
+import org.apache.iceberg.parquet.ParquetFormatModel;
+
+/**
+ * The Parquet {@link FormatModel} for Flink {@link RowData} with engine schema {@link RowType}.
+ *
+ * <p>It exists so that Iceberg's File Format API can write and read Flink rows in Parquet files:
+ * once registered with {@code FormatModelRegistry}, the sink writes through {@code
+ * RegistryBasedFileWriterFactory<RowData, RowType>} and the source reads through {@code
+ * FormatModelRegistry.readBuilder(FileFormat.PARQUET, RowData.class, file)}. Writing uses {@link
+ * FlinkParquetWriters} (the engine schema, when given, is the Flink type of the incoming rows);
+ * reading uses {@link FlinkParquetReaders} (the engine projection, when given, must have one field
+ * per projected column). Registration is left to the caller, so that every format is registered in
+ * one place.
+ */
+public final class FlinkParquetFormatModel {
+
+    private FlinkParquetFormatModel() {}
+
+    /** A new Parquet format model for {@code RowData}; register it once per JVM. */
+    public static FormatModel<RowData, RowType> create() {
+        return ParquetFormatModel.create(
+                RowData.class,
+                RowType.class,
+                FlinkParquetWriters::buildWriter,
+                FlinkParquetReaders::buildReader);
+    }
+}
