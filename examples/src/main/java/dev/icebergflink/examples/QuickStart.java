@@ -1,11 +1,11 @@
 package dev.icebergflink.examples;
 
 import dev.icebergflink.CatalogLoader;
+import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.RowDataConstants;
 import dev.icebergflink.data.RowDataFileReaders;
 import dev.icebergflink.data.RowDataFileWriterFactory;
 import dev.icebergflink.data.RowDataStructLike;
-import dev.icebergflink.FlinkSchemaUtil;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -43,8 +43,8 @@ import org.apache.iceberg.util.PartitionUtil;
  * them into a partitioned Iceberg table under {@code ./warehouse} through the connector's RowData
  * writers, and reads the table back through its RowData readers.
  *
- * <p>Arguments: {@code [warehouse-dir] [event-count]}. The Flink web UI is on
- * http://127.0.0.1:8081 while the job runs (a free port is used when 8081 is taken).
+ * <p>Arguments: {@code [warehouse-dir] [event-count]}. The Flink web UI is on http://127.0.0.1:8081
+ * while the job runs (a free port is used when 8081 is taken).
  *
  * <p>This is the foundation-stage quick start: once the sink and source land it writes through
  * {@code IcebergSink} and reads through {@code IcebergSource}.
@@ -126,7 +126,9 @@ public final class QuickStart {
     private static int append(Table table, List<RowData> events) throws Exception {
         RowType rowType = FlinkSchemaUtil.convert(table.schema());
         RowDataFileWriterFactory writers =
-                RowDataFileWriterFactory.builderFor(table).dataFileFormat(FileFormat.PARQUET).build();
+                RowDataFileWriterFactory.builderFor(table)
+                        .dataFileFormat(FileFormat.PARQUET)
+                        .build();
         OutputFileFactory files = OutputFileFactory.builderFor(table, 0, 1L).build();
         PartitionKey key = new PartitionKey(table.spec(), table.schema());
         RowDataStructLike view = new RowDataStructLike(table.schema().asStruct(), rowType);
@@ -163,9 +165,7 @@ public final class QuickStart {
                         String category = row.getString(2).toString();
                         counts.computeIfAbsent(category, c -> new long[1])[0]++;
                         totals.merge(
-                                category,
-                                row.getDecimal(3, 10, 2).toBigDecimal(),
-                                BigDecimal::add);
+                                category, row.getDecimal(3, 10, 2).toBigDecimal(), BigDecimal::add);
                     }
                 }
             }

@@ -28,9 +28,7 @@ class QuickStartITCase {
 
         Table table =
                 QuickStart.run(
-                        warehouse,
-                        EVENTS,
-                        new PrintStream(printed, true, StandardCharsets.UTF_8));
+                        warehouse, EVENTS, new PrintStream(printed, true, StandardCharsets.UTF_8));
 
         // The table holds exactly the generated events, read through Iceberg's own generic reader.
         Map<Long, Record> byId = new HashMap<>();
@@ -56,6 +54,7 @@ class QuickStartITCase {
         }
         assertThat(output)
                 .contains("Generated 2000 events")
-                .containsPattern("\\| books +\\|    500 \\| +" + booksTotal.toPlainString() + " \\|");
+                .containsPattern(
+                        "\\| books +\\|    500 \\| +" + booksTotal.toPlainString() + " \\|");
     }
 }

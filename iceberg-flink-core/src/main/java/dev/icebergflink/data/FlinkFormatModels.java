@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Registers this connector's {@link RowData} readers and writers for Parquet, ORC and Avro with
- * Iceberg's {@link FormatModelRegistry}, so that Iceberg's registry-based writer factories and
- * read builders work with Flink rows.
+ * Iceberg's {@link FormatModelRegistry}, so that Iceberg's registry-based writer factories and read
+ * builders work with Flink rows.
  *
  * <p>Registration happens once per class loader; {@link RowDataFileWriterFactory} and {@link
  * RowDataFileReaders} call {@link #ensureRegistered()} before they use the registry.
@@ -26,7 +26,8 @@ public final class FlinkFormatModels {
     private static final Logger LOG = LoggerFactory.getLogger(FlinkFormatModels.class);
 
     /** The class through which Iceberg's own Flink module registers its RowData models. */
-    private static final String INCUMBENT_MODELS = "org.apache.iceberg.flink.data.FlinkFormatModels";
+    private static final String INCUMBENT_MODELS =
+            "org.apache.iceberg.flink.data.FlinkFormatModels";
 
     private static volatile boolean registered;
 

@@ -15,8 +15,8 @@ import org.apache.iceberg.util.ByteBuffers;
 import org.apache.iceberg.util.UUIDUtil;
 
 /**
- * Converts values from Iceberg's internal representation (partition values, metadata columns)
- * into the values Flink keeps inside {@code RowData}, so that readers can fill constant columns.
+ * Converts values from Iceberg's internal representation (partition values, metadata columns) into
+ * the values Flink keeps inside {@code RowData}, so that readers can fill constant columns.
  *
  * <p>Use it with {@code PartitionUtil.constantsMap(task, RowDataConstants::convert)}.
  */
@@ -46,9 +46,7 @@ public final class RowDataConstants {
                         ? ByteBuffers.toByteArray((ByteBuffer) value)
                         : value;
             case UUID:
-                return value instanceof UUID
-                        ? UUIDUtil.convert((UUID) value)
-                        : value;
+                return value instanceof UUID ? UUIDUtil.convert((UUID) value) : value;
             case TIME:
                 return (int) ((Long) value / MICROS_PER_MILLI);
             case TIMESTAMP:
@@ -67,8 +65,7 @@ public final class RowDataConstants {
         GenericRowData row = new GenericRowData(fields.size());
         for (int i = 0; i < fields.size(); i++) {
             Type fieldType = fields.get(i).type();
-            row.setField(
-                    i, convert(fieldType, struct.get(i, fieldType.typeId().javaClass())));
+            row.setField(i, convert(fieldType, struct.get(i, fieldType.typeId().javaClass())));
         }
         return row;
     }

@@ -23,8 +23,8 @@ import org.apache.iceberg.util.PropertyUtil;
  *
  * <p>It is Iceberg's registry-based writer factory bound to this connector's RowData models, so
  * file rolling, metrics, encryption and sort-order metadata all come from Iceberg. The factory is
- * serializable when the table is (use {@code SerializableTable.copyOf(table)} before shipping it
- * to tasks).
+ * serializable when the table is (use {@code SerializableTable.copyOf(table)} before shipping it to
+ * tasks).
  */
 public final class RowDataFileWriterFactory extends RegistryBasedFileWriterFactory<RowData, RowType>
         implements FileWriterFactory<RowData> {
@@ -125,8 +125,8 @@ public final class RowDataFileWriterFactory extends RegistryBasedFileWriterFacto
         }
 
         /**
-         * The schema of rows in equality-delete files (default: the data schema, that is whole
-         * rows are written as deletes).
+         * The schema of rows in equality-delete files (default: the data schema, that is whole rows
+         * are written as deletes).
          */
         public Builder equalityDeleteRowSchema(Schema schema) {
             this.equalityDeleteRowSchema = schema;
@@ -185,7 +185,8 @@ public final class RowDataFileWriterFactory extends RegistryBasedFileWriterFacto
         }
 
         private static boolean sameColumns(Schema left, Schema right) {
-            return TypeUtil.indexById(left.asStruct()).keySet()
+            return TypeUtil.indexById(left.asStruct())
+                    .keySet()
                     .equals(TypeUtil.indexById(right.asStruct()).keySet());
         }
 

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
@@ -55,9 +56,7 @@ class RowDataFileWriterFactoryTest {
                     Types.NestedField.optional(3, "price", Types.DecimalType.of(12, 3)),
                     Types.NestedField.optional(4, "ts", Types.TimestampType.withZone()),
                     Types.NestedField.optional(
-                            5,
-                            "tags",
-                            Types.ListType.ofOptional(6, Types.StringType.get())));
+                            5, "tags", Types.ListType.ofOptional(6, Types.StringType.get())));
 
     private static final PartitionSpec SPEC =
             PartitionSpec.builderFor(SCHEMA).identity("category").bucket("id", 4).build();
@@ -74,14 +73,18 @@ class RowDataFileWriterFactoryTest {
         List<RowData> rows = rowsWithUniqueIds(300, 42L);
 
         List<DataFile> files = writeData(table, rows);
-        table.newAppend().appendFile(files.get(0)).commit();
-        files.subList(1, files.size()).forEach(f -> table.newAppend().appendFile(f).commit());
+        var append = table.newAppend();
+        files.forEach(append::appendFile);
+        append.commit();
 
         assertThat(files).allSatisfy(f -> assertThat(f.format()).isEqualTo(format));
         assertThat(files.stream().mapToLong(DataFile::recordCount).sum()).isEqualTo(300);
-        assertThat(files).allSatisfy(f -> assertThat(f.lowerBounds()).containsKey(1));
+        if (format != FileFormat.AVRO) { // Iceberg keeps no column metrics for Avro files
+            assertThat(files).allSatisfy(f -> assertThat(f.lowerBounds()).containsKey(1));
+        }
 
-        RowDataAssert.assertRecordsMatchRows(SCHEMA, sortedById(readGeneric(table)), sortedRows(rows));
+        RowDataAssert.assertRecordsMatchRows(
+                SCHEMA, sortedById(readGeneric(table)), sortedRows(rows));
         RowDataAssert.assertRowsEqual(SCHEMA, sortedRows(rows), sortedRows(readOurs(table)));
     }
 
@@ -124,7 +127,12 @@ class RowDataFileWriterFactoryTest {
                             outputs.newOutputFile(SPEC, entry.getKey()), SPEC, entry.getKey());
             try (writer) {
                 for (RowData row : entry.getValue()) {
-                    writer.write(GenericRowData.of(row.getLong(0), row.isNullAt(1) ? null : StringData.fromString(row.getString(1).toString())));
+                    writer.write(
+                            GenericRowData.of(
+                                    row.getLong(0),
+                                    row.isNullAt(1)
+                                            ? null
+                                            : StringData.fromString(row.getString(1).toString())));
                 }
             }
             DeleteFile deleteFile = writer.toDeleteFile();
@@ -146,8 +154,7 @@ class RowDataFileWriterFactoryTest {
     void takesTheFormatFromTheTableProperty(FileFormat format) throws Exception {
         Table table = createTable(format, 2);
 
-        List<DataFile> files =
-                writeData(table, rowsWithUniqueIds(10, 1L));
+        List<DataFile> files = writeData(table, rowsWithUniqueIds(10, 1L));
 
         assertThat(files).allSatisfy(f -> assertThat(f.format()).isEqualTo(format));
     }
@@ -188,7 +195,8 @@ class RowDataFileWriterFactoryTest {
         OutputFileFactory outputs = OutputFileFactory.builderFor(table, 0, 1L).build();
         PartitionKey partition = new PartitionKey(table.spec(), table.schema());
         RowDataStructLike view =
-                new RowDataStructLike(table.schema().asStruct(), FlinkSchemaUtil.convert(table.schema()));
+                new RowDataStructLike(
+                        table.schema().asStruct(), FlinkSchemaUtil.convert(table.schema()));
         FanoutDataWriter<RowData> writer =
                 new FanoutDataWriter<>(factory, outputs, table.io(), 1L << 20);
         try (writer) {
@@ -218,8 +226,7 @@ class RowDataFileWriterFactoryTest {
                                         task.file().format(), table.io().newInputFile(task.file()))
                                 .project(table.schema())
                                 .idToConstant(
-                                        PartitionUtil.constantsMap(
-                                                task, RowDataConstants::convert))
+                                        PartitionUtil.constantsMap(task, RowDataConstants::convert))
                                 .build()) {
                     // Copy through a Record so reused containers cannot alias earlier rows.
                     read.forEach(
@@ -245,12 +252,27 @@ class RowDataFileWriterFactoryTest {
                 .collect(Collectors.toList());
     }
 
-
-    /** Random rows whose ids are 0..count-1, so that rows can be matched and deleted by key. */
+    /**
+     * Random rows whose ids are 0..count-1 (so that rows can be matched and deleted by key), in a
+     * handful of categories (so that there are a few partitions, not one per row), with timestamps
+     * every format stores exactly (ORC cannot keep fractions within the second before the epoch;
+     * the format tests cover that case).
+     */
     private static List<RowData> rowsWithUniqueIds(int count, long seed) {
         List<RowData> rows = RandomRowData.generate(SCHEMA, count, seed);
+        String[] categories = {"a", "b", "c"};
         for (int i = 0; i < rows.size(); i++) {
-            ((GenericRowData) rows.get(i)).setField(0, (long) i);
+            GenericRowData row = (GenericRowData) rows.get(i);
+            row.setField(0, (long) i);
+            row.setField(
+                    1,
+                    i % 4 == 3 ? null : StringData.fromString(categories[i % categories.length]));
+            if (!row.isNullAt(3)) {
+                row.setField(
+                        3,
+                        TimestampData.fromEpochMillis(
+                                1_700_000_000_000L + i * 1_001L, (i % 1000) * 1000));
+            }
         }
         return rows;
     }

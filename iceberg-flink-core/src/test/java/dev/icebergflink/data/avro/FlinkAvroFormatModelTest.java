@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.FlinkFormatModels;
 import dev.icebergflink.testing.RandomRowData;
 import dev.icebergflink.testing.RowDataAssert;
 import dev.icebergflink.testing.TestSchemas;
@@ -33,14 +34,7 @@ class FlinkAvroFormatModelTest {
 
     @BeforeAll
     static void registerOnce() {
-        synchronized (FormatModelRegistry.class) {
-            try {
-                FormatModelRegistry.readBuilder(
-                        FileFormat.AVRO, RowData.class, Files.localInput("unused"));
-            } catch (IllegalArgumentException notRegistered) {
-                FormatModelRegistry.register(FlinkAvroFormatModel.create());
-            }
-        }
+        FlinkFormatModels.ensureRegistered();
     }
 
     @Test

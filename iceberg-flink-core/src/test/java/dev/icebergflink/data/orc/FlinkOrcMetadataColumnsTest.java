@@ -5,6 +5,7 @@ import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.FlinkFormatModels;
 import java.io.File;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -53,11 +54,7 @@ class FlinkOrcMetadataColumnsTest {
 
     @BeforeAll
     static void registerOnce() {
-        try {
-            FormatModelRegistry.register(FlinkOrcFormatModel.create());
-        } catch (IllegalArgumentException alreadyRegistered) {
-            // another test class (or FlinkFormatModels) registered an ORC RowData model first
-        }
+        FlinkFormatModels.ensureRegistered();
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.icebergflink.data.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.FlinkFormatModels;
 import dev.icebergflink.testing.RandomRowData;
 import dev.icebergflink.testing.RowDataAssert;
 import dev.icebergflink.testing.TestSchemas;
@@ -32,11 +33,7 @@ class FlinkParquetFormatModelTest {
 
     @BeforeAll
     static void register() {
-        try {
-            FormatModelRegistry.register(FlinkParquetFormatModel.create());
-        } catch (IllegalArgumentException alreadyRegistered) {
-            // Another test class (or FlinkFormatModels) registered a RowData Parquet model first.
-        }
+        FlinkFormatModels.ensureRegistered();
     }
 
     @Test
