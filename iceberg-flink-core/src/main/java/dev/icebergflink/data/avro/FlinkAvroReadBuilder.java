@@ -1,5 +1,6 @@
 package dev.icebergflink.data.avro;
 
+import dev.icebergflink.data.RowDataConstants;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.LogicalType;
@@ -33,7 +34,7 @@ final class FlinkAvroReadBuilder extends AvroWithPartnerVisitor<Type, ValueReade
         Types.StructType expected = partner.asStructType();
         List<Pair<Integer, ValueReader<?>>> readPlan =
                 ValueReaders.buildReadPlan(
-                        expected, record, fieldReaders, idToConstant, FlinkDefaultValues::convert);
+                        expected, record, fieldReaders, idToConstant, RowDataConstants::convert);
         return FlinkValueReaders.row(readPlan, expected.fields().size());
     }
 

@@ -1,5 +1,6 @@
 package dev.icebergflink.data.avro;
 
+import dev.icebergflink.data.RowDataConstants;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
@@ -22,9 +23,8 @@ import org.apache.iceberg.avro.ValueReader;
  * null; renamed columns are found by id; int to long, float to double and decimal precision
  * widening are applied.
  *
- * <p>Values in {@code idToConstant} must already be Flink internal values ({@code StringData} for
- * strings, {@code DecimalData}, {@code TimestampData}, ...), since they are put into rows as they
- * are.
+ * <p>Values in {@code idToConstant} may be Iceberg internal values or Flink internal values; they
+ * are converted with {@link RowDataConstants}.
  */
 public final class FlinkPlannedAvroReader implements DatumReader<RowData>, SupportsRowPosition {
 
@@ -35,7 +35,7 @@ public final class FlinkPlannedAvroReader implements DatumReader<RowData>, Suppo
 
     private FlinkPlannedAvroReader(Schema expectedSchema, Map<Integer, ?> idToConstant) {
         this.expectedSchema = Objects.requireNonNull(expectedSchema, "expected (projected) schema");
-        this.idToConstant = idToConstant != null ? idToConstant : Map.of();
+        this.idToConstant = RowDataConstants.convertAll(expectedSchema, idToConstant);
     }
 
     /**
@@ -44,8 +44,8 @@ public final class FlinkPlannedAvroReader implements DatumReader<RowData>, Suppo
      * @param expectedSchema the projected Iceberg schema the rows have
      * @param engineProjection the Flink type of the rows, or null; when given it must have one
      *     field per column of {@code expectedSchema}
-     * @param idToConstant values for field ids that are not read from the file, as Flink internal
-     *     values; may be null
+     * @param idToConstant values for field ids that are not read from the file (Iceberg or Flink
+     *     internal values); may be null
      */
     public static FlinkPlannedAvroReader create(
             Schema expectedSchema, RowType engineProjection, Map<Integer, ?> idToConstant) {

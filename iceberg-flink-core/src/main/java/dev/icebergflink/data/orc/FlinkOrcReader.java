@@ -1,5 +1,6 @@
 package dev.icebergflink.data.orc;
 
+import dev.icebergflink.data.RowDataConstants;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.RowData;
@@ -44,7 +45,7 @@ public final class FlinkOrcReader implements OrcRowReader<RowData> {
      */
     public static OrcRowReader<RowData> buildReader(
             Schema expectedSchema, TypeDescription readOrcSchema, Map<Integer, ?> idToConstant) {
-        Map<Integer, Object> constants = OrcConstants.toFlink(expectedSchema, idToConstant);
+        Map<Integer, Object> constants = RowDataConstants.convertAll(expectedSchema, idToConstant);
         return new FlinkOrcReader(
                 OrcSchemaWithTypeVisitor.visit(
                         expectedSchema, readOrcSchema, new ReaderBuilder(constants)));

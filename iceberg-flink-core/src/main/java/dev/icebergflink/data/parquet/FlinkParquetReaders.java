@@ -1,5 +1,6 @@
 package dev.icebergflink.data.parquet;
 
+import dev.icebergflink.data.RowDataConstants;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -81,7 +82,7 @@ public final class FlinkParquetReaders {
                                 fileSchema,
                                 new ReadBuilder(
                                         fileSchema,
-                                        FlinkConstants.convertAll(expectedSchema, idToConstant)));
+                                        RowDataConstants.convertAll(expectedSchema, idToConstant)));
         return reader;
     }
 
@@ -139,7 +140,7 @@ public final class FlinkParquetReaders {
         private ParquetValueReader<?> missing(Types.NestedField field, int definitionLevel) {
             if (field.initialDefault() != null) {
                 return ParquetValueReaders.constant(
-                        FlinkConstants.convert(field.type(), field.initialDefault()),
+                        RowDataConstants.convert(field.type(), field.initialDefault()),
                         definitionLevel);
             } else if (field.isOptional()) {
                 return ParquetValueReaders.nulls();

@@ -1,5 +1,6 @@
 package dev.icebergflink.data.parquet;
 
+import dev.icebergflink.data.RowDataConstants;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -281,18 +282,11 @@ final class FlinkParquetValueReaders {
                 case MILLIS:
                     return TimestampData.fromEpochMillis(value);
                 case MICROS:
-                    return fromMicros(value);
+                    return RowDataConstants.fromMicros(value);
                 default:
-                    return TimestampData.fromEpochMillis(
-                            Math.floorDiv(value, 1_000_000L),
-                            (int) Math.floorMod(value, 1_000_000L));
+                    return RowDataConstants.fromNanos(value);
             }
         }
-    }
-
-    static TimestampData fromMicros(long micros) {
-        return TimestampData.fromEpochMillis(
-                Math.floorDiv(micros, 1_000L), (int) Math.floorMod(micros, 1_000L) * 1_000);
     }
 
     /**
