@@ -1,5 +1,6 @@
 package dev.icebergflink.data.avro;
 
+import dev.icebergflink.data.EngineProjections;
 import dev.icebergflink.data.RowDataConstants;
 import java.io.IOException;
 import java.util.Map;
@@ -54,17 +55,7 @@ public final class FlinkPlannedAvroReader implements DatumReader<RowData>, Suppo
                     "Reading Avro files into Flink rows needs the projected Iceberg schema: call"
                             + " project(schema) on the read builder");
         }
-        if (engineProjection != null
-                && engineProjection.getFieldCount() != expectedSchema.columns().size()) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "The Flink projection %s has %d fields but the projected Iceberg schema"
-                                    + " has %d columns (%s)",
-                            engineProjection,
-                            engineProjection.getFieldCount(),
-                            expectedSchema.columns().size(),
-                            expectedSchema.asStruct()));
-        }
+        EngineProjections.requireMatching(engineProjection, expectedSchema);
         return new FlinkPlannedAvroReader(expectedSchema, idToConstant);
     }
 

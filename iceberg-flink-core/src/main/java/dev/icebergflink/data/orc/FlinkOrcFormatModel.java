@@ -1,5 +1,6 @@
 package dev.icebergflink.data.orc;
 
+import dev.icebergflink.data.EngineProjections;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.formats.FormatModel;
@@ -26,7 +27,9 @@ public final class FlinkOrcFormatModel {
                 RowType.class,
                 (icebergSchema, orcSchema, rowType) ->
                         FlinkOrcWriter.buildWriter(icebergSchema, orcSchema, rowType),
-                (icebergSchema, orcSchema, engineProjection, idToConstant) ->
-                        FlinkOrcReader.buildReader(icebergSchema, orcSchema, idToConstant));
+                (icebergSchema, orcSchema, engineProjection, idToConstant) -> {
+                    EngineProjections.requireMatching(engineProjection, icebergSchema);
+                    return FlinkOrcReader.buildReader(icebergSchema, orcSchema, idToConstant);
+                });
     }
 }

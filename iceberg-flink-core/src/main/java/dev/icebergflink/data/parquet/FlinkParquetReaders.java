@@ -1,5 +1,6 @@
 package dev.icebergflink.data.parquet;
 
+import dev.icebergflink.data.EngineProjections;
 import dev.icebergflink.data.RowDataConstants;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,16 +65,7 @@ public final class FlinkParquetReaders {
             MessageType fileSchema,
             RowType rowType,
             Map<Integer, ?> idToConstant) {
-        if (rowType != null && rowType.getFieldCount() != expectedSchema.columns().size()) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Flink projection %s has %d fields but the projected Iceberg schema"
-                                    + " has %d columns: %s",
-                            rowType,
-                            rowType.getFieldCount(),
-                            expectedSchema.columns().size(),
-                            expectedSchema.asStruct()));
-        }
+        EngineProjections.requireMatching(rowType, expectedSchema);
         @SuppressWarnings("unchecked")
         ParquetValueReader<RowData> reader =
                 (ParquetValueReader<RowData>)
