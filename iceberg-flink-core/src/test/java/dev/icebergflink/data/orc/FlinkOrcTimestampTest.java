@@ -3,6 +3,7 @@ package dev.icebergflink.data.orc;
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.data.FormatTestFiles;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -15,6 +16,7 @@ import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimeType;
 import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -34,6 +36,8 @@ class FlinkOrcTimestampTest {
     private static final RowType ROW_TYPE =
             RowType.of(new TimestampType(9), new TimestampType(9), new TimeType(3));
 
+    private static final FormatTestFiles ORC = FormatTestFiles.of(FileFormat.ORC);
+
     @TempDir Path temp;
 
     @Test
@@ -46,9 +50,9 @@ class FlinkOrcTimestampTest {
                         (5 * 3600 + 6 * 60 + 7) * 1000 + 123);
         File file = temp.resolve("units.orc").toFile();
 
-        OrcTestFiles.writeRows(file, SCHEMA, ROW_TYPE, List.of(row));
-        RowData read = OrcTestFiles.readRows(file, SCHEMA).get(0);
-        Record generic = OrcTestFiles.readRecords(file, SCHEMA).get(0);
+        ORC.writeRows(file, SCHEMA, ROW_TYPE, List.of(row));
+        RowData read = ORC.readRows(file, SCHEMA).get(0);
+        Record generic = ORC.readRecords(file, SCHEMA).get(0);
 
         assertThat(read.getTimestamp(0, 6).toLocalDateTime())
                 .isEqualTo(LocalDateTime.of(1901, 3, 4, 5, 6, 7, 123_456_000));
@@ -65,9 +69,9 @@ class FlinkOrcTimestampTest {
         record.set(2, LocalTime.of(23, 59, 59, 999_999_000));
         File file = temp.resolve("time.orc").toFile();
 
-        OrcTestFiles.writeRecords(file, SCHEMA, List.of(record));
+        ORC.writeRecords(file, SCHEMA, List.of(record));
 
-        assertThat(OrcTestFiles.readRows(file, SCHEMA).get(0).getInt(2)).isEqualTo(86_399_999);
+        assertThat(ORC.readRows(file, SCHEMA).get(0).getInt(2)).isEqualTo(86_399_999);
     }
 
     /**
@@ -100,12 +104,12 @@ class FlinkOrcTimestampTest {
         File ours = temp.resolve("ours.orc").toFile();
         File generic = temp.resolve("generic.orc").toFile();
 
-        OrcTestFiles.writeRows(ours, SCHEMA, ROW_TYPE, rows);
-        OrcTestFiles.writeRecords(generic, SCHEMA, records);
-        List<LocalDateTime> oursByOurs = timestamps(OrcTestFiles.readRows(ours, SCHEMA));
-        List<LocalDateTime> genericByOurs = timestamps(OrcTestFiles.readRows(generic, SCHEMA));
+        ORC.writeRows(ours, SCHEMA, ROW_TYPE, rows);
+        ORC.writeRecords(generic, SCHEMA, records);
+        List<LocalDateTime> oursByOurs = timestamps(ORC.readRows(ours, SCHEMA));
+        List<LocalDateTime> genericByOurs = timestamps(ORC.readRows(generic, SCHEMA));
         List<Object> oursByGeneric = new ArrayList<>();
-        OrcTestFiles.readRecords(ours, SCHEMA).forEach(r -> oursByGeneric.add(r.get(0)));
+        ORC.readRecords(ours, SCHEMA).forEach(r -> oursByGeneric.add(r.get(0)));
 
         assertThat(oursByOurs)
                 .containsExactly(

@@ -4,129 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.FormatFlinkTypesSuite;
 import java.io.File;
 import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.table.api.DataTypes;
-import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** Flink types without an exact Iceberg twin are written into their Iceberg counterparts. */
-class FlinkParquetFlinkTypesTest {
+/**
+ * The shared Flink-types suite for Parquet, and Parquet's own decimal encodings (INT32, INT64 and
+ * fixed-length binary) and writer error messages.
+ */
+class FlinkParquetFlinkTypesTest extends FormatFlinkTypesSuite {
 
-    private static final RowType FLINK_ONLY =
-            (RowType)
-                    DataTypes.ROW(
-                                    DataTypes.FIELD("tiny", DataTypes.TINYINT()),
-                                    DataTypes.FIELD("small", DataTypes.SMALLINT().notNull()),
-                                    DataTypes.FIELD("fixed_chars", DataTypes.CHAR(5)),
-                                    DataTypes.FIELD("short_text", DataTypes.VARCHAR(10)),
-                                    DataTypes.FIELD("ts_millis", DataTypes.TIMESTAMP(3)),
-                                    DataTypes.FIELD("ltz_millis", DataTypes.TIMESTAMP_LTZ(3)),
-                                    DataTypes.FIELD(
-                                            "words", DataTypes.MULTISET(DataTypes.STRING())),
-                                    DataTypes.FIELD("time", DataTypes.TIME(3)),
-                                    DataTypes.FIELD(
-                                            "nested",
-                                            DataTypes.ARRAY(
-                                                    DataTypes.ROW(
-                                                            DataTypes.FIELD(
-                                                                    "t", DataTypes.TINYINT()),
-                                                            DataTypes.FIELD(
-                                                                    "m",
-                                                                    DataTypes.MULTISET(
-                                                                            DataTypes
-                                                                                    .SMALLINT()))))))
-                            .getLogicalType();
-
-    @TempDir File temp;
-
-    @Test
-    void writesFlinkOnlyTypesAsTheirIcebergCounterparts() {
-        Schema schema = FlinkSchemaUtil.toSchema(FLINK_ONLY);
-        assertThat(schema.findType("tiny")).isEqualTo(Types.IntegerType.get());
-        assertThat(schema.findType("words"))
-                .isEqualTo(
-                        Types.MapType.ofRequired(
-                                schema.findField("words.key").fieldId(),
-                                schema.findField("words.value").fieldId(),
-                                Types.StringType.get(),
-                                Types.IntegerType.get()));
-        LocalDateTime local = LocalDateTime.of(2024, 2, 29, 13, 14, 15, 123_000_000);
-        Instant instant = Instant.parse("1969-07-20T20:17:40.456Z");
-        Map<Object, Object> words = new LinkedHashMap<>();
-        words.put(StringData.fromString("a"), 2);
-        words.put(StringData.fromString("b"), 1);
-        Map<Object, Object> shorts = new LinkedHashMap<>();
-        shorts.put((short) -3, 4);
-        List<RowData> rows =
-                List.of(
-                        GenericRowData.of(
-                                (byte) -7,
-                                (short) 30_000,
-                                StringData.fromString("abc  "),
-                                StringData.fromString("hello"),
-                                TimestampData.fromLocalDateTime(local),
-                                TimestampData.fromInstant(instant),
-                                new GenericMapData(words),
-                                45_296_789,
-                                new org.apache.flink.table.data.GenericArrayData(
-                                        new Object[] {
-                                            GenericRowData.of(
-                                                    (byte) 127, new GenericMapData(shorts)),
-                                            null,
-                                            GenericRowData.of(null, null)
-                                        })),
-                        GenericRowData.of(
-                                null, (short) -1, null, null, null, null, null, null, null));
-        File file = new File(temp, "flink-types.parquet");
-
-        ParquetTestFiles.writeRows(file, schema, FLINK_ONLY, rows);
-        List<RowData> read = ParquetTestFiles.readRows(file, schema);
-
-        RowData first = read.get(0);
-        assertThat(first.getInt(0)).isEqualTo(-7);
-        assertThat(first.getInt(1)).isEqualTo(30_000);
-        assertThat(first.getString(2).toString()).isEqualTo("abc  ");
-        assertThat(first.getString(3).toString()).isEqualTo("hello");
-        assertThat(first.getTimestamp(4, 6).toLocalDateTime()).isEqualTo(local);
-        assertThat(first.getTimestamp(5, 6).toInstant()).isEqualTo(instant);
-        MapData counts = first.getMap(6);
-        assertThat(counts.size()).isEqualTo(2);
-        assertThat(counts.keyArray().getString(0).toString()).isEqualTo("a");
-        assertThat(counts.valueArray().getInt(0)).isEqualTo(2);
-        assertThat(counts.keyArray().getString(1).toString()).isEqualTo("b");
-        assertThat(counts.valueArray().getInt(1)).isEqualTo(1);
-        assertThat(first.getInt(7)).isEqualTo(45_296_789);
-        ArrayData nested = first.getArray(8);
-        assertThat(nested.size()).isEqualTo(3);
-        assertThat(nested.getRow(0, 2).getInt(0)).isEqualTo(127);
-        assertThat(nested.getRow(0, 2).getMap(1).keyArray().getInt(0)).isEqualTo(-3);
-        assertThat(nested.getRow(0, 2).getMap(1).valueArray().getInt(0)).isEqualTo(4);
-        assertThat(nested.isNullAt(1)).isTrue();
-        assertThat(nested.getRow(2, 2).isNullAt(0)).isTrue();
-        assertThat(nested.getRow(2, 2).isNullAt(1)).isTrue();
-
-        RowData second = read.get(1);
-        assertThat(second.getInt(1)).isEqualTo(-1);
-        for (int pos : new int[] {0, 2, 3, 4, 5, 6, 7, 8}) {
-            assertThat(second.isNullAt(pos)).as("position %s", pos).isTrue();
-        }
+    @Override
+    protected FileFormat format() {
+        return FileFormat.PARQUET;
     }
 
     @Test
@@ -173,11 +73,11 @@ class FlinkParquetFlinkTypesTest {
             }
             rows.add(data);
         }
-        File file = new File(temp, "decimals.parquet");
+        File file = files.newFile(dir);
 
-        ParquetTestFiles.writeRows(file, schema, null, rows);
-        List<RowData> read = ParquetTestFiles.readRows(file, schema);
-        List<org.apache.iceberg.data.Record> generic = ParquetTestFiles.readRecords(file, schema);
+        files.writeRows(file, schema, null, rows);
+        List<RowData> read = files.readRows(file, schema);
+        List<org.apache.iceberg.data.Record> generic = files.readRecords(file, schema);
 
         for (int r = 0; r < values.length; r++) {
             for (int i = 0; i < values[r].length; i++) {
@@ -216,9 +116,9 @@ class FlinkParquetFlinkTypesTest {
                                                         DataTypes.FIELD(
                                                                 "when", DataTypes.STRING()))))
                                 .getLogicalType();
-        File file = new File(temp, "wrong.parquet");
+        File file = files.newFile(dir);
 
-        assertThatThrownBy(() -> ParquetTestFiles.writeRows(file, schema, wrong, List.of()))
+        assertThatThrownBy(() -> files.writeRows(file, schema, wrong, List.of()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("info.when")
                 .hasMessageContaining("STRING")
@@ -236,8 +136,8 @@ class FlinkParquetFlinkTypesTest {
 
         assertThatThrownBy(
                         () ->
-                                ParquetTestFiles.writeRows(
-                                        new File(temp, "scale.parquet"),
+                                files.writeRows(
+                                        files.newFile(dir),
                                         schema,
                                         rowType,
                                         List.of(
@@ -249,8 +149,8 @@ class FlinkParquetFlinkTypesTest {
                 .hasMessageContaining("scale 3");
         assertThatThrownBy(
                         () ->
-                                ParquetTestFiles.writeRows(
-                                        new File(temp, "digits.parquet"),
+                                files.writeRows(
+                                        files.newFile(dir),
                                         schema,
                                         rowType,
                                         List.of(
@@ -263,8 +163,8 @@ class FlinkParquetFlinkTypesTest {
                 .hasMessageContaining("more than 9 digits");
         assertThatThrownBy(
                         () ->
-                                ParquetTestFiles.writeRows(
-                                        new File(temp, "fixed.parquet"),
+                                files.writeRows(
+                                        files.newFile(dir),
                                         schema,
                                         rowType,
                                         List.of(GenericRowData.of(null, new byte[] {1, 2}))))

@@ -4,6 +4,7 @@ import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.data.FormatTestFiles;
 import java.io.File;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.List;
 import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.example.data.Group;
@@ -118,7 +120,7 @@ class FlinkParquetLegacyFilesTest {
             writer.write(second);
         }
 
-        List<RowData> rows = ParquetTestFiles.readRows(file, EXPECTED);
+        List<RowData> rows = FormatTestFiles.of(FileFormat.PARQUET).readRows(file, EXPECTED);
 
         RowData first = rows.get(0);
         assertThat(first.getInt(0)).isEqualTo(1);

@@ -2,10 +2,7 @@ package dev.icebergflink.data.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.testing.RandomRecords;
-import dev.icebergflink.testing.RandomRowData;
-import dev.icebergflink.testing.TestSchemas;
+import dev.icebergflink.data.FormatTestFiles;
 import java.io.File;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -13,45 +10,21 @@ import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
-/** The metrics of files we write are those iceberg-data's generic writer reports. */
+/**
+ * Counts and bounds of known values in Parquet files (metrics equal to the generic writer's are
+ * checked by the shared suite, {@link FlinkParquetRoundTripTest}).
+ */
 class FlinkParquetMetricsTest {
 
     @TempDir File temp;
-
-    @ParameterizedTest
-    @ValueSource(strings = {"ALL_PRIMITIVES", "NESTED", "V3_PRIMITIVES"})
-    void matchTheGenericWriterForTheSameRows(String name) throws Exception {
-        Schema schema = (Schema) TestSchemas.class.getField(name).get(null);
-        Metrics ours =
-                ParquetTestFiles.writeRows(
-                        new File(temp, "ours.parquet"),
-                        schema,
-                        FlinkSchemaUtil.convert(schema),
-                        RandomRowData.generate(schema, 400, 21L));
-        Metrics generic =
-                ParquetTestFiles.writeRecords(
-                        new File(temp, "generic.parquet"),
-                        schema,
-                        RandomRecords.generate(schema, 400, 21L));
-
-        assertThat(ours.recordCount()).isEqualTo(400L);
-        assertThat(ours.valueCounts()).isEqualTo(generic.valueCounts());
-        assertThat(ours.nullValueCounts()).isEqualTo(generic.nullValueCounts());
-        assertThat(ours.nanValueCounts()).isEqualTo(generic.nanValueCounts());
-        assertThat(ours.lowerBounds()).isEqualTo(generic.lowerBounds());
-        assertThat(ours.upperBounds()).isEqualTo(generic.upperBounds());
-        assertThat(ours.nullValueCounts()).isNotEmpty();
-        assertThat(ours.lowerBounds()).isNotEmpty();
-    }
 
     @Test
     void reportCountsAndBoundsOfKnownValues() {
@@ -78,7 +51,8 @@ class FlinkParquetMetricsTest {
                                 new GenericArrayData(new Object[] {-4f})));
 
         Metrics metrics =
-                ParquetTestFiles.writeRows(new File(temp, "known.parquet"), schema, null, rows);
+                FormatTestFiles.of(FileFormat.PARQUET)
+                        .writeRows(new File(temp, "known.parquet"), schema, null, rows);
 
         assertThat(metrics.recordCount()).isEqualTo(4L);
         assertThat(metrics.valueCounts())
