@@ -1,6 +1,7 @@
 package dev.icebergflink.data.orc;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.FlinkTypeRoots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -117,9 +118,11 @@ public final class FlinkOrcWriter implements OrcRowWriter<RowData> {
     private static FlinkOrcValueWriter<?> writer(
             Type type, int fieldId, LogicalType flinkType, String path) {
         LogicalTypeRoot root = flinkType.getTypeRoot();
+        if (type.isPrimitiveType()) {
+            FlinkTypeRoots.requireFits(type, flinkType, path);
+        }
         switch (type.typeId()) {
             case BOOLEAN:
-                expect(root == LogicalTypeRoot.BOOLEAN, type, flinkType, path);
                 return FlinkOrcWriters.booleans();
             case INTEGER:
                 switch (root) {
@@ -127,56 +130,34 @@ public final class FlinkOrcWriter implements OrcRowWriter<RowData> {
                         return FlinkOrcWriters.tinyInts();
                     case SMALLINT:
                         return FlinkOrcWriters.smallInts();
-                    case INTEGER:
+                    default: // INTEGER, as checked above
                         return FlinkOrcWriters.ints();
-                    default:
-                        throw mismatch(type, flinkType, path);
                 }
             case LONG:
-                expect(root == LogicalTypeRoot.BIGINT, type, flinkType, path);
                 return FlinkOrcWriters.longs();
             case FLOAT:
-                expect(root == LogicalTypeRoot.FLOAT, type, flinkType, path);
                 return FlinkOrcWriters.floats(fieldId);
             case DOUBLE:
-                expect(root == LogicalTypeRoot.DOUBLE, type, flinkType, path);
                 return FlinkOrcWriters.doubles(fieldId);
             case DATE:
-                expect(root == LogicalTypeRoot.DATE, type, flinkType, path);
                 return FlinkOrcWriters.ints();
             case TIME:
-                expect(root == LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE, type, flinkType, path);
                 return FlinkOrcWriters.timeMillis();
             case TIMESTAMP:
             case TIMESTAMP_NANO:
-                expect(
-                        root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
-                                || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
-                        type,
-                        flinkType,
-                        path);
                 return FlinkOrcWriters.timestamps(
                         LogicalTypeChecks.getPrecision(flinkType),
                         type.typeId() == Type.TypeID.TIMESTAMP_NANO);
             case STRING:
-                expect(
-                        root == LogicalTypeRoot.CHAR || root == LogicalTypeRoot.VARCHAR,
-                        type,
-                        flinkType,
-                        path);
                 return FlinkOrcWriters.strings();
             case UUID:
-                expectBinary(root, type, flinkType, path);
                 return FlinkOrcWriters.fixed(16, path);
             case FIXED:
-                expectBinary(root, type, flinkType, path);
                 return FlinkOrcWriters.fixed(((Types.FixedType) type).length(), path);
             case BINARY:
-                expectBinary(root, type, flinkType, path);
                 return FlinkOrcWriters.binaries();
             case DECIMAL:
                 {
-                    expect(root == LogicalTypeRoot.DECIMAL, type, flinkType, path);
                     Types.DecimalType decimal = (Types.DecimalType) type;
                     DecimalType flinkDecimal = (DecimalType) flinkType;
                     return FlinkOrcWriters.decimals(
@@ -187,11 +168,11 @@ public final class FlinkOrcWriter implements OrcRowWriter<RowData> {
                             path);
                 }
             case STRUCT:
-                expect(root == LogicalTypeRoot.ROW, type, flinkType, path);
+                expect(root == LogicalTypeRoot.ROW, type, flinkType, path, "ROW");
                 return structWriter(type.asStructType(), (RowType) flinkType, path);
             case LIST:
                 {
-                    expect(root == LogicalTypeRoot.ARRAY, type, flinkType, path);
+                    expect(root == LogicalTypeRoot.ARRAY, type, flinkType, path, "ARRAY");
                     Types.ListType list = type.asListType();
                     return FlinkOrcWriters.list(
                             writer(
@@ -223,34 +204,18 @@ public final class FlinkOrcWriter implements OrcRowWriter<RowData> {
             keyType = ((MultisetType) flinkType).getElementType();
             valueType = new IntType(false);
         } else {
-            throw mismatch(map, flinkType, path);
+            throw FlinkTypeRoots.mismatch(map, flinkType, path, "MAP or MULTISET");
         }
         return FlinkOrcWriters.map(
                 writer(map.keyType(), map.keyId(), keyType, child(path, "key")),
                 writer(map.valueType(), map.valueId(), valueType, child(path, "value")));
     }
 
-    private static void expectBinary(
-            LogicalTypeRoot root, Type type, LogicalType flinkType, String path) {
-        expect(
-                root == LogicalTypeRoot.BINARY || root == LogicalTypeRoot.VARBINARY,
-                type,
-                flinkType,
-                path);
-    }
-
-    private static void expect(boolean matches, Type type, LogicalType flinkType, String path) {
+    private static void expect(
+            boolean matches, Type type, LogicalType flinkType, String path, String allowed) {
         if (!matches) {
-            throw mismatch(type, flinkType, path);
+            throw FlinkTypeRoots.mismatch(type, flinkType, path, allowed);
         }
-    }
-
-    private static IllegalArgumentException mismatch(
-            Type type, LogicalType flinkType, String path) {
-        return new IllegalArgumentException(
-                String.format(
-                        "Cannot write Flink type %s into column '%s' of Iceberg type %s",
-                        flinkType.asSummaryString(), path, type));
     }
 
     private static String child(String parent, String name) {

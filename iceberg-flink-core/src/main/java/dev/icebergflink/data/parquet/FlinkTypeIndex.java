@@ -1,10 +1,9 @@
 package dev.icebergflink.data.parquet;
 
-import java.util.EnumSet;
+import dev.icebergflink.data.FlinkTypeRoots;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -88,15 +87,7 @@ final class FlinkTypeIndex {
                 visitMap(type.asMapType(), flinkType, path);
                 return;
             default:
-                Set<LogicalTypeRoot> allowed = compatibleRoots(type);
-                require(
-                        allowed.contains(root),
-                        type,
-                        flinkType,
-                        path,
-                        allowed.isEmpty()
-                                ? "none, the Flink connector does not support " + type
-                                : allowed.toString());
+                FlinkTypeRoots.requireFits(type, flinkType, path);
         }
     }
 
@@ -117,61 +108,17 @@ final class FlinkTypeIndex {
                     path,
                     "MAP (a MULTISET needs an Iceberg map<T, int>)");
         } else {
-            throw mismatch(map, flinkType, path, "MAP or MULTISET");
+            throw FlinkTypeRoots.mismatch(map, flinkType, path, "MAP or MULTISET");
         }
         visitField(map.keyId(), map.keyType(), keyType, path + ".key");
         visitField(map.valueId(), map.valueType(), valueType, path + ".value");
     }
 
-    private static Set<LogicalTypeRoot> compatibleRoots(Type type) {
-        switch (type.typeId()) {
-            case BOOLEAN:
-                return EnumSet.of(LogicalTypeRoot.BOOLEAN);
-            case INTEGER:
-                return EnumSet.of(
-                        LogicalTypeRoot.TINYINT, LogicalTypeRoot.SMALLINT, LogicalTypeRoot.INTEGER);
-            case LONG:
-                return EnumSet.of(LogicalTypeRoot.BIGINT);
-            case FLOAT:
-                return EnumSet.of(LogicalTypeRoot.FLOAT);
-            case DOUBLE:
-                return EnumSet.of(LogicalTypeRoot.DOUBLE);
-            case DATE:
-                return EnumSet.of(LogicalTypeRoot.DATE);
-            case TIME:
-                return EnumSet.of(LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE);
-            case TIMESTAMP:
-            case TIMESTAMP_NANO:
-                return EnumSet.of(
-                        LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE,
-                        LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
-            case STRING:
-                return EnumSet.of(LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR);
-            case UUID:
-            case FIXED:
-            case BINARY:
-                return EnumSet.of(LogicalTypeRoot.BINARY, LogicalTypeRoot.VARBINARY);
-            case DECIMAL:
-                return EnumSet.of(LogicalTypeRoot.DECIMAL);
-            default:
-                return EnumSet.noneOf(LogicalTypeRoot.class);
-        }
-    }
-
     private static void require(
             boolean condition, Type type, LogicalType flinkType, String path, String allowed) {
         if (!condition) {
-            throw mismatch(type, flinkType, path, allowed);
+            throw FlinkTypeRoots.mismatch(type, flinkType, path, allowed);
         }
-    }
-
-    private static IllegalArgumentException mismatch(
-            Type type, LogicalType flinkType, String path, String allowed) {
-        return new IllegalArgumentException(
-                String.format(
-                        "Column '%s': Flink type %s cannot hold Iceberg type %s; allowed Flink"
-                                + " types: %s",
-                        path, flinkType, type, allowed));
     }
 
     private static String child(String parent, String name) {
