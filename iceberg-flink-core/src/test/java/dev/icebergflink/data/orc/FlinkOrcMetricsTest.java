@@ -1,9 +1,8 @@
 package dev.icebergflink.data.orc;
 
-import static org.apache.iceberg.types.Types.NestedField.optional;
-import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.data.FormatRoundTripSuite;
 import dev.icebergflink.data.FormatTestFiles;
 import java.io.File;
 import java.nio.ByteBuffer;
@@ -19,7 +18,6 @@ import org.apache.iceberg.Metrics;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,13 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FlinkOrcMetricsTest {
 
-    private static final Schema NUMBERS =
-            new Schema(
-                    required(1, "id", Types.IntegerType.get()),
-                    optional(2, "f", Types.FloatType.get()),
-                    optional(3, "d", Types.DoubleType.get()),
-                    optional(4, "s", Types.StringType.get()),
-                    optional(5, "ds", Types.ListType.ofOptional(6, Types.DoubleType.get())));
+    private static final Schema NUMBERS = FormatRoundTripSuite.NUMBERS;
 
     @TempDir Path temp;
 
