@@ -107,7 +107,7 @@ public final class ScanContext implements Serializable {
                         options,
                         FlinkReadOptions.SPLIT_FILE_OPEN_COST,
                         TableProperties.SPLIT_OPEN_FILE_COST_DEFAULT);
-        this.tableSchema = table.schema();
+        this.tableSchema = readSchema(table, snapshotId, tag);
         this.filters = List.copyOf(f);
         this.projectedSchema = projection == null ? null : resolveProjection(projection);
     }
@@ -139,6 +139,19 @@ public final class ScanContext implements Serializable {
                         filters == null ? List.of() : filters);
         context.validate(table);
         return context;
+    }
+
+    /** The schema of the time-travel target (its snapshot's schema), else the current one. */
+    private static Schema readSchema(Table table, Long snapshotId, String tag) {
+        org.apache.iceberg.Snapshot target =
+                snapshotId != null
+                        ? table.snapshot(snapshotId)
+                        : tag != null ? table.snapshot(tag) : null;
+        if (target == null || target.schemaId() == null) {
+            return table.schema();
+        }
+        Schema schema = table.schemas().get(target.schemaId());
+        return schema == null ? table.schema() : schema;
     }
 
     private static <T> T orDefault(OptionResolver options, ConnectorOption<T> option, T fallback) {

@@ -12,8 +12,8 @@ import org.apache.iceberg.FileScanTask;
 
 /**
  * Creates assigners that hand out splits in the order of a comparator; by default by the data
- * sequence number of their files (oldest data first), so that a reader sees rows in commit order
- * as far as split boundaries allow.
+ * sequence number of their files (oldest data first), so that a reader sees rows in commit order as
+ * far as split boundaries allow.
  *
  * <p>Sequence numbers exist from table format v2 on; ordering by them is exact when each split
  * holds one file (raise {@code split-file-open-cost} to the split size). Ties keep planning order.

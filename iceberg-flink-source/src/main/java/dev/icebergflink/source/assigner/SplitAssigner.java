@@ -8,8 +8,8 @@ import java.util.Optional;
  * Decides which pending split a reader gets next.
  *
  * <p>It exists so that assignment order is a small swappable strategy (DESIGN §7): FIFO, by data
- * sequence number, or by split watermark. The enumerator calls it from the coordinator thread
- * only; implementations need not be thread-safe.
+ * sequence number, or by split watermark. The enumerator calls it from the coordinator thread only;
+ * implementations need not be thread-safe.
  */
 public interface SplitAssigner {
 

@@ -7,8 +7,8 @@ import java.util.Collection;
 /**
  * Creates the {@link SplitAssigner} of an enumerator, fresh or from checkpointed pending splits.
  *
- * <p>It exists because the source is serialized into the job graph while the assigner lives in
- * the enumerator: the builder takes a factory ({@code IcebergSource.Builder#assignerFactory}).
+ * <p>It exists because the source is serialized into the job graph while the assigner lives in the
+ * enumerator: the builder takes a factory ({@code IcebergSource.Builder#assignerFactory}).
  */
 public interface SplitAssignerFactory extends Serializable {
 

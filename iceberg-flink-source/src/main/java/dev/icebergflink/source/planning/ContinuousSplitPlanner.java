@@ -128,13 +128,13 @@ public final class ContinuousSplitPlanner {
     private Snapshot requireSnapshot(long snapshotId, Snapshot head) {
         Snapshot snapshot = planner.table().snapshot(snapshotId);
         if (snapshot == null) {
-            throw new IllegalStateException(
+            throw new UnrecoverablePlanningException(
                     String.format(
                             "Option 'start-snapshot-id' = %d names no snapshot of %s",
                             snapshotId, planner.table()));
         }
         if (head == null || !isAncestor(head, snapshotId)) {
-            throw new IllegalStateException(
+            throw new UnrecoverablePlanningException(
                     String.format(
                             "Option 'start-snapshot-id' = %d is not an ancestor of the %s head of"
                                     + " %s",
@@ -154,7 +154,7 @@ public final class ContinuousSplitPlanner {
             }
         }
         if (found == null) {
-            throw new IllegalStateException(
+            throw new UnrecoverablePlanningException(
                     String.format(
                             "Option 'start-snapshot-timestamp' = %d is after the newest snapshot"
                                     + " %d (committed at %d) of the %s head of %s: no snapshot to"
@@ -214,7 +214,7 @@ public final class ContinuousSplitPlanner {
             newestFirst.add(snapshot);
         }
         if (!reached) {
-            throw new IllegalStateException(
+            throw new UnrecoverablePlanningException(
                     String.format(
                             "The last read snapshot %d is no longer an ancestor of the %s head %d of"
                                     + " %s (the branch was reset or the snapshot expired);"
@@ -253,7 +253,7 @@ public final class ContinuousSplitPlanner {
                 overwrite
                         ? "streaming-skip-overwrite-snapshots"
                         : delete ? "streaming-skip-delete-snapshots" : null;
-        throw new IllegalStateException(
+        throw new UnrecoverablePlanningException(
                 String.format(
                         "Streaming read of %s found snapshot %d with operation '%s': a streaming"
                                 + " read only follows appends. %s",
