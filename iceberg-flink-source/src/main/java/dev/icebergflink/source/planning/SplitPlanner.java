@@ -1,0 +1,217 @@
+package dev.icebergflink.source.planning;
+
+import dev.icebergflink.source.ScanContext;
+import dev.icebergflink.source.split.IcebergSourceSplit;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import org.apache.iceberg.CombinedScanTask;
+import org.apache.iceberg.IncrementalAppendScan;
+import org.apache.iceberg.Scan;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * Plans splits of one table: full scans of one snapshot and append scans over a range of snapshots,
+ * with the filters, split sizing and statistics of a {@link ScanContext}.
+ *
+ * <p>It exists so that the bounded and the continuous enumerators plan the same way; it holds no
+ * state between calls. Splits come from Iceberg's {@code planTasks}: files are split at {@code
+ * split-size} and packed into combined tasks with {@code split-lookback} and {@code
+ * split-file-open-cost}.
+ */
+public final class SplitPlanner {
+
+    private final Table table;
+    private final ScanContext context;
+    private final ExecutorService workerPool;
+
+    /**
+     * @param workerPool the pool Iceberg plans with, or {@code null} for its shared one
+     */
+    public SplitPlanner(Table table, ScanContext context, ExecutorService workerPool) {
+        this.table = table;
+        this.context = context;
+        this.workerPool = workerPool;
+    }
+
+    public Table table() {
+        return table;
+    }
+
+    /**
+     * Plans a bounded read: the time-travel target (or current snapshot) as a full scan, or the
+     * append range of a bounded incremental read (start exclusive, end inclusive).
+     */
+    public PlanningResult planBounded() {
+        if (context.isIncrementalBatch()) {
+            Snapshot end = boundedEnd();
+            Long start = boundedStartExclusive();
+            if (end == null) {
+                return new PlanningResult(
+                        null, SnapshotPosition.beforeFirstSnapshot(), List.of(), null);
+            }
+            List<IcebergSourceSplit> splits =
+                    start != null && start == end.snapshotId()
+                            ? List.of()
+                            : planAppends(start, end.snapshotId());
+            return new PlanningResult(
+                    null, SnapshotPosition.after(end), splits, end.timestampMillis());
+        }
+        Snapshot target = batchTarget();
+        if (target == null) {
+            return new PlanningResult(
+                    null, SnapshotPosition.beforeFirstSnapshot(), List.of(), null);
+        }
+        return new PlanningResult(
+                null,
+                SnapshotPosition.after(target),
+                planTableScan(target.snapshotId()),
+                target.timestampMillis());
+    }
+
+    /** The head of the configured branch (or main), or {@code null} for an empty table/branch. */
+    public Snapshot head() {
+        return context.branch() == null
+                ? table.currentSnapshot()
+                : table.snapshot(context.branch());
+    }
+
+    /** Plans every live file of the snapshot. */
+    public List<IcebergSourceSplit> planTableScan(long snapshotId) {
+        TableScan scan = configure(table.newScan().useSnapshot(snapshotId));
+        return plan(scan);
+    }
+
+    /**
+     * Plans the files added by the {@code append} snapshots after {@code fromExclusive} (or from
+     * the oldest ancestor on, when it is {@code null}) up to {@code toInclusive}. Snapshots of
+     * other operations in the range contribute no files.
+     */
+    public List<IcebergSourceSplit> planAppends(Long fromExclusive, long toInclusive) {
+        IncrementalAppendScan scan = table.newIncrementalAppendScan().toSnapshot(toInclusive);
+        if (fromExclusive != null) {
+            scan = scan.fromSnapshotExclusive(fromExclusive);
+        } else {
+            scan =
+                    scan.fromSnapshotInclusive(
+                            SnapshotUtil.oldestAncestorOf(toInclusive, table::snapshot)
+                                    .snapshotId());
+        }
+        return plan(configure(scan));
+    }
+
+    private Snapshot batchTarget() {
+        if (context.snapshotId() != null) {
+            return table.snapshot(context.snapshotId());
+        }
+        if (context.tag() != null) {
+            return table.snapshot(context.tag());
+        }
+        Snapshot head = head();
+        if (context.asOfTimestamp() != null) {
+            return asOf(head, context.asOfTimestamp(), "as-of-timestamp");
+        }
+        return head;
+    }
+
+    private Snapshot boundedEnd() {
+        if (context.endSnapshotId() != null) {
+            return table.snapshot(context.endSnapshotId());
+        }
+        if (context.endTag() != null) {
+            return table.snapshot(context.endTag());
+        }
+        return head();
+    }
+
+    private Long boundedStartExclusive() {
+        if (context.startSnapshotId() != null) {
+            return context.startSnapshotId();
+        }
+        if (context.startTag() != null) {
+            SnapshotRef ref = table.refs().get(context.startTag());
+            return ref.snapshotId();
+        }
+        if (context.startSnapshotTimestamp() != null) {
+            Snapshot before = latestAtOrBefore(head(), context.startSnapshotTimestamp());
+            return before == null ? null : before.snapshotId();
+        }
+        return null;
+    }
+
+    /**
+     * The snapshot of {@code head}'s ancestry that was current at {@code timestampMillis}.
+     *
+     * @throws IllegalArgumentException naming the option when the table is younger than that
+     */
+    private Snapshot asOf(Snapshot head, long timestampMillis, String option) {
+        Snapshot found = latestAtOrBefore(head, timestampMillis);
+        if (found == null) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Option '%s' = %d is older than the table's first snapshot: nothing"
+                                    + " to read as of that time",
+                            option, timestampMillis));
+        }
+        return found;
+    }
+
+    /** The newest ancestor of {@code head} committed at or before the time, or {@code null}. */
+    public Snapshot latestAtOrBefore(Snapshot head, long timestampMillis) {
+        Snapshot current = head;
+        while (current != null) {
+            if (current.timestampMillis() <= timestampMillis) {
+                return current;
+            }
+            current = current.parentId() == null ? null : table.snapshot(current.parentId());
+        }
+        return null;
+    }
+
+    private <S extends Scan<S, ?, ?>> S configure(S scan) {
+        S configured =
+                scan.caseSensitive(context.caseSensitive())
+                        .option(TableProperties.SPLIT_SIZE, Long.toString(context.splitSize()))
+                        .option(
+                                TableProperties.SPLIT_LOOKBACK,
+                                Integer.toString(context.splitLookback()))
+                        .option(
+                                TableProperties.SPLIT_OPEN_FILE_COST,
+                                Long.toString(context.splitOpenFileCost()));
+        for (Expression filter : context.filters()) {
+            configured = configured.filter(filter);
+        }
+        if (context.includeColumnStats()) {
+            configured = configured.includeColumnStats();
+        } else if (context.watermarkColumn() != null) {
+            String column = context.findColumn(context.watermarkColumn()).orElseThrow().name();
+            configured = configured.includeColumnStats(List.of(column));
+        }
+        if (workerPool != null) {
+            configured = configured.planWith(workerPool);
+        }
+        return configured;
+    }
+
+    private static List<IcebergSourceSplit> plan(Scan<?, ?, ?> scan) {
+        List<IcebergSourceSplit> splits = new ArrayList<>();
+        try (CloseableIterable<? extends org.apache.iceberg.ScanTaskGroup<?>> groups =
+                scan.planTasks()) {
+            for (org.apache.iceberg.ScanTaskGroup<?> group : groups) {
+                splits.add(IcebergSourceSplit.fromCombinedScanTask((CombinedScanTask) group));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Failed to close the split planning of " + scan, e);
+        }
+        return splits;
+    }
+}

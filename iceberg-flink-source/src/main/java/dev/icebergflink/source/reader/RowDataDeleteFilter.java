@@ -1,0 +1,63 @@
+package dev.icebergflink.source.reader;
+
+import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.RowDataStructLike;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.data.DeleteFilter;
+import org.apache.iceberg.encryption.EncryptingFileIO;
+import org.apache.iceberg.io.InputFile;
+
+/**
+ * Applies the delete files of one file task (position deletes, equality deletes and v3 deletion
+ * vectors) to Flink rows, by giving iceberg-data's {@link DeleteFilter} a {@link StructLike} view
+ * of each row and the (possibly encrypted) delete files.
+ *
+ * <p>The rows it filters must be read with {@link #requiredSchema()}: the requested schema plus the
+ * equality-key columns and the {@code _pos} column the deletes need, appended after the requested
+ * columns.
+ */
+final class RowDataDeleteFilter extends DeleteFilter<RowData> {
+
+    private final RowDataStructLike structView;
+    private final EncryptingFileIO io;
+
+    RowDataDeleteFilter(
+            FileScanTask task, Schema tableSchema, Schema requestedSchema, EncryptingFileIO io) {
+        super(task.file().location(), task.deletes(), tableSchema, requestedSchema);
+        this.io = io;
+        Schema required = requiredSchema();
+        this.structView =
+                new RowDataStructLike(required.asStruct(), FlinkSchemaUtil.convert(required));
+    }
+
+    @Override
+    protected StructLike asStructLike(RowData row) {
+        return structView.wrap(row);
+    }
+
+    @Override
+    protected InputFile getInputFile(String location) {
+        return io.newInputFile(location);
+    }
+
+    @Override
+    protected InputFile loadInputFile(DeleteFile deleteFile) {
+        return io.newInputFile(deleteFile);
+    }
+
+    /** Sets the {@code _deleted} metadata column when the reader asked for it. */
+    @Override
+    protected void markRowDeleted(RowData row) {
+        if (!(row instanceof GenericRowData)) {
+            throw new IllegalStateException(
+                    "Cannot mark a row deleted: the _deleted column needs GenericRowData rows, got "
+                            + row.getClass().getName());
+        }
+        ((GenericRowData) row).setField(columnIsDeletedPosition(), true);
+    }
+}

@@ -1,0 +1,214 @@
+package dev.icebergflink.source.reader;
+
+import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.RowDataConstants;
+import dev.icebergflink.data.RowDataFileReaders;
+import dev.icebergflink.data.RowDataStructLike;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.ProjectedRowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.encryption.EncryptingFileIO;
+import org.apache.iceberg.encryption.EncryptionManager;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.formats.ReadBuilder;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.mapping.NameMapping;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PartitionUtil;
+
+/**
+ * Reads one Iceberg {@link FileScanTask} as Flink {@link RowData} of a projected schema, with
+ * everything a correct read of a table needs: only the task's byte range of the file, partition and
+ * metadata columns filled from the task ({@code _file}, {@code _spec_id}, {@code _partition},
+ * {@code _pos}, identity partition values), the table's name mapping for files written without
+ * field ids, the task's delete files (position deletes, equality deletes, deletion vectors) and its
+ * residual filter.
+ *
+ * <p>The file is read with more columns than requested when the residual filter or the equality
+ * deletes need columns outside the projection (a filter may name columns that are not projected);
+ * those extra columns are dropped again before rows are returned, so rows always have exactly the
+ * fields of the projected schema, in its order.
+ *
+ * <p>Rows are fresh objects (container reuse is off), so callers may keep them.
+ */
+public final class RowDataFileTaskReader implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Schema tableSchema;
+    private final Schema projectedSchema;
+    private final NameMapping nameMapping;
+    private final boolean caseSensitive;
+    private final FileIO io;
+    private final EncryptionManager encryption;
+
+    /**
+     * @param tableSchema the table schema the tasks were planned with (delete files refer to it)
+     * @param projectedSchema the columns to return, possibly with metadata columns
+     * @param nameMapping the table's name mapping, or null
+     * @param caseSensitive whether residual filters match column names case-sensitively
+     * @param io the table's file IO
+     * @param encryption the table's encryption manager
+     */
+    public RowDataFileTaskReader(
+            Schema tableSchema,
+            Schema projectedSchema,
+            NameMapping nameMapping,
+            boolean caseSensitive,
+            FileIO io,
+            EncryptionManager encryption) {
+        this.tableSchema = Objects.requireNonNull(tableSchema, "tableSchema");
+        this.projectedSchema = Objects.requireNonNull(projectedSchema, "projectedSchema");
+        this.nameMapping = nameMapping;
+        this.caseSensitive = caseSensitive;
+        this.io = Objects.requireNonNull(io, "io");
+        this.encryption = Objects.requireNonNull(encryption, "encryption");
+    }
+
+    /** The schema of the rows this reader returns. */
+    public Schema projectedSchema() {
+        return projectedSchema;
+    }
+
+    /** The Flink row type of the rows this reader returns. */
+    public RowType producedRowType() {
+        return FlinkSchemaUtil.convert(projectedSchema);
+    }
+
+    /** Opens the task; the caller closes the returned iterable. */
+    public CloseableIterable<RowData> open(FileScanTask task) {
+        EncryptingFileIO files = EncryptingFileIO.combine(io, encryption);
+        Expression residual = task.residual();
+        boolean filtering = residual != null && residual.op() != Expression.Operation.TRUE;
+        Schema readSchema =
+                filtering
+                        ? withFilterColumns(tableSchema, projectedSchema, residual, caseSensitive)
+                        : projectedSchema;
+
+        RowDataDeleteFilter deletes =
+                task.deletes().isEmpty()
+                        ? null
+                        : new RowDataDeleteFilter(task, tableSchema, readSchema, files);
+        Schema fileSchema = deletes == null ? readSchema : deletes.requiredSchema();
+
+        CloseableIterable<RowData> rows = openFile(task, fileSchema, files);
+        if (deletes != null) {
+            rows = deletes.filter(rows);
+        }
+        if (filtering) {
+            Evaluator evaluator = new Evaluator(fileSchema.asStruct(), residual, caseSensitive);
+            RowDataStructLike view =
+                    new RowDataStructLike(
+                            fileSchema.asStruct(), FlinkSchemaUtil.convert(fileSchema));
+            rows = CloseableIterable.filter(rows, row -> evaluator.eval(view.wrap(row)));
+        }
+        int width = projectedSchema.columns().size();
+        if (fileSchema.columns().size() > width) {
+            int[] prefix = IntStream.range(0, width).toArray();
+            rows = CloseableIterable.transform(rows, row -> dropTrailingFields(row, prefix));
+        }
+        return rows;
+    }
+
+    private CloseableIterable<RowData> openFile(
+            FileScanTask task, Schema fileSchema, EncryptingFileIO files) {
+        ReadBuilder<RowData, RowType> builder =
+                RowDataFileReaders.readBuilder(
+                                task.file().format(), files.newInputFile(task.file()))
+                        .project(fileSchema)
+                        .idToConstant(constants(task))
+                        .split(task.start(), task.length())
+                        .caseSensitive(caseSensitive)
+                        .filter(task.residual());
+        if (nameMapping != null) {
+            builder = builder.withNameMapping(nameMapping);
+        }
+        return builder.build();
+    }
+
+    /**
+     * Partition and metadata constants for the task. {@code _partition} takes the struct type of
+     * the projected column, which is the table's unified partition type across specs.
+     */
+    private Map<Integer, ?> constants(FileScanTask task) {
+        Types.NestedField partition =
+                projectedSchema.findField(MetadataColumns.PARTITION_COLUMN_ID);
+        if (partition != null && partition.type().isStructType()) {
+            return PartitionUtil.constantsMap(
+                    task, partition.type().asStructType(), RowDataConstants::convert);
+        }
+        return PartitionUtil.constantsMap(task, RowDataConstants::convert);
+    }
+
+    /**
+     * The projected schema plus the top-level table columns the residual filter needs and the
+     * projection lacks, appended in table order after the projected columns.
+     *
+     * @throws IllegalArgumentException when the filter needs a field of a struct that is only
+     *     partly projected (nested projection and filtering on its hidden fields do not mix)
+     */
+    static Schema withFilterColumns(
+            Schema tableSchema, Schema projected, Expression residual, boolean caseSensitive) {
+        Set<Integer> referenced =
+                Binder.boundReferences(tableSchema.asStruct(), List.of(residual), caseSensitive);
+        Set<Integer> projectedIds = TypeUtil.getProjectedIds(projected);
+        Map<Integer, Integer> parents = TypeUtil.indexParents(tableSchema.asStruct());
+        Map<Integer, Types.NestedField> extra = new LinkedHashMap<>();
+        for (int id : referenced) {
+            if (projectedIds.contains(id)) {
+                continue;
+            }
+            int topLevel = id;
+            while (parents.containsKey(topLevel)) {
+                topLevel = parents.get(topLevel);
+            }
+            if (projected.findField(topLevel) != null) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot filter on column '%s': its top-level column '%s' is only"
+                                        + " partly projected; project all of '%s' or none of it",
+                                tableSchema.findColumnName(id),
+                                tableSchema.findColumnName(topLevel),
+                                tableSchema.findColumnName(topLevel)));
+            }
+            extra.putIfAbsent(topLevel, tableSchema.findField(topLevel));
+        }
+        if (extra.isEmpty()) {
+            return projected;
+        }
+        List<Types.NestedField> columns = new ArrayList<>(projected.columns());
+        for (Types.NestedField field : tableSchema.columns()) {
+            if (extra.containsKey(field.fieldId())) {
+                columns.add(field);
+            }
+        }
+        return new Schema(columns);
+    }
+
+    private static RowData dropTrailingFields(RowData row, int[] prefix) {
+        if (row instanceof GenericRowData generic) {
+            GenericRowData trimmed = new GenericRowData(row.getRowKind(), prefix.length);
+            for (int pos : prefix) {
+                trimmed.setField(pos, generic.getField(pos));
+            }
+            return trimmed;
+        }
+        return ProjectedRowData.from(prefix).replaceRow(row);
+    }
+}

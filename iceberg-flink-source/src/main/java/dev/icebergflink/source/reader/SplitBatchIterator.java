@@ -1,0 +1,142 @@
+package dev.icebergflink.source.reader;
+
+import dev.icebergflink.source.split.IcebergSourceSplit;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
+
+/**
+ * Reads one split as a sequence of {@link RecordBatch}es: its file tasks in order, starting at the
+ * split's position (file task {@code fileOffset}, after its first {@code recordOffset} records),
+ * and stopping early when the reader's limit is used up.
+ *
+ * <p>Only one file task is open at a time; a batch may span file tasks, and each record carries the
+ * position after it.
+ *
+ * @param <T> the emitted record type
+ */
+final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
+
+    private final IcebergSourceSplit split;
+    private final List<FileScanTask> fileTasks;
+    private final RowDataFileTaskReader fileReader;
+    private final RowDataConverter<T> converter;
+    private final int batchSize;
+    private final RecordLimiter limiter;
+    private final FileTaskListener listener;
+
+    private int fileOffset;
+    private long recordOffset;
+    private long toSkip;
+    private CloseableIterable<RowData> openTask;
+    private CloseableIterator<RowData> rows;
+
+    SplitBatchIterator(
+            IcebergSourceSplit split,
+            RowDataFileTaskReader fileReader,
+            RowDataConverter<T> converter,
+            int batchSize,
+            RecordLimiter limiter,
+            FileTaskListener listener) {
+        this.split = split;
+        this.fileTasks = List.copyOf(split.task().files());
+        this.fileReader = fileReader;
+        this.converter = converter;
+        this.batchSize = batchSize;
+        this.limiter = limiter;
+        this.listener = listener;
+        this.fileOffset = split.fileOffset();
+        this.toSkip = split.recordOffset();
+        this.recordOffset = 0;
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (limiter.reached()) {
+            return false;
+        }
+        while (true) {
+            if (rows == null) {
+                if (fileOffset >= fileTasks.size()) {
+                    return false;
+                }
+                openCurrentTask();
+            }
+            if (rows.hasNext()) {
+                return true;
+            }
+            finishCurrentTask();
+        }
+    }
+
+    @Override
+    public RecordBatch<T> next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException("Split " + split.splitId() + " is fully read");
+        }
+        RecordBatch<T> batch = RecordBatch.forSplit(split.splitId(), batchSize);
+        while (!batch.isFull() && hasNext()) {
+            RowData row = rows.next();
+            recordOffset++;
+            limiter.consume();
+            batch.add(converter.convert(row), fileOffset, recordOffset);
+        }
+        return batch;
+    }
+
+    private void openCurrentTask() {
+        FileScanTask task = fileTasks.get(fileOffset);
+        openTask = fileReader.open(task);
+        rows = openTask.iterator();
+        recordOffset = 0;
+        while (recordOffset < toSkip && rows.hasNext()) {
+            rows.next();
+            recordOffset++;
+        }
+        if (recordOffset < toSkip) {
+            long found = recordOffset;
+            closeCurrentTask();
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot resume split %s at file task %d record %d: the file task (%s)"
+                                    + " yields only %d records",
+                            split.splitId(), fileOffset, toSkip, task.file().location(), found));
+        }
+        toSkip = 0;
+    }
+
+    private void finishCurrentTask() {
+        closeCurrentTask();
+        listener.fileTaskFinished(fileTasks.get(fileOffset));
+        fileOffset++;
+        recordOffset = 0;
+    }
+
+    private void closeCurrentTask() {
+        try {
+            if (openTask != null) {
+                openTask.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot close file task " + fileOffset + " of split " + split.splitId(), e);
+        } finally {
+            openTask = null;
+            rows = null;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            closeCurrentTask();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.icebergflink.source.planning;
+
+import static dev.icebergflink.source.SourceTestTables.append;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.icebergflink.source.ScanContext;
+import dev.icebergflink.source.SourceTestTables;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bounded planning: time travel, bounded incremental ranges, split sizing and filters. */
+class SplitPlannerTest {
+
+    @TempDir Path dir;
+    private Table table;
+
+    @BeforeEach
+    void createTable() {
+        table = SourceTestTables.create(dir.resolve("t").toString(), 2);
+    }
+
+    private PlanningResult plan(Map<String, String> options, List<Expression> filters) {
+        ScanContext context =
+                ScanContext.resolve(options, new Configuration(), table, null, filters);
+        return new SplitPlanner(table, context, null).planBounded();
+    }
+
+    private static long rows(PlanningResult result) {
+        return result.splits().stream()
+                .flatMap(split -> split.task().files().stream())
+                .mapToLong(task -> task.file().recordCount())
+                .sum();
+    }
+
+    private static int files(PlanningResult result) {
+        return result.splits().stream().mapToInt(split -> split.task().files().size()).sum();
+    }
+
+    @Test
+    void emptyTablePlansNothing() {
+        assertThat(plan(Map.of(), List.of()).splits()).isEmpty();
+    }
+
+    @Test
+    void timeTravelBySnapshotTagBranchAndTimestamp() {
+        Snapshot first = append(table, 0, 2);
+        Snapshot second = append(table, 2, 5);
+        append(table, 5, 9);
+        table.manageSnapshots().createTag("t1", first.snapshotId()).commit();
+        table.manageSnapshots().createBranch("b", second.snapshotId()).commit();
+        assertThat(rows(plan(Map.of(), List.of()))).isEqualTo(9);
+        assertThat(rows(plan(Map.of("snapshot-id", "" + first.snapshotId()), List.of())))
+                .isEqualTo(2);
+        assertThat(rows(plan(Map.of("tag", "t1"), List.of()))).isEqualTo(2);
+        assertThat(rows(plan(Map.of("branch", "b"), List.of()))).isEqualTo(5);
+        assertThat(rows(plan(Map.of("as-of-timestamp", "" + second.timestampMillis()), List.of())))
+                .isGreaterThanOrEqualTo(5);
+        // snapshot-id wins over tag and branch (COMPATIBILITY §2).
+        assertThat(
+                        rows(
+                                plan(
+                                        Map.of(
+                                                "snapshot-id",
+                                                "" + second.snapshotId(),
+                                                "tag",
+                                                "t1",
+                                                "branch",
+                                                "b"),
+                                        List.of())))
+                .isEqualTo(5);
+    }
+
+    @Test
+    void boundedIncrementalStartIsExclusiveAndEndInclusive() {
+        Snapshot first = append(table, 0, 2);
+        Snapshot second = append(table, 2, 5);
+        Snapshot third = append(table, 5, 9);
+        append(table, 9, 20);
+        assertThat(
+                        rows(
+                                plan(
+                                        Map.of(
+                                                "start-snapshot-id",
+                                                "" + first.snapshotId(),
+                                                "end-snapshot-id",
+                                                "" + third.snapshotId()),
+                                        List.of())))
+                .isEqualTo(3 + 4);
+        assertThat(rows(plan(Map.of("start-snapshot-id", "" + second.snapshotId()), List.of())))
+                .isEqualTo(4 + 11);
+        assertThat(rows(plan(Map.of("end-snapshot-id", "" + second.snapshotId()), List.of())))
+                .isEqualTo(5);
+        table.manageSnapshots().createTag("s", first.snapshotId()).commit();
+        table.manageSnapshots().createTag("e", second.snapshotId()).commit();
+        assertThat(rows(plan(Map.of("start-tag", "s", "end-tag", "e"), List.of()))).isEqualTo(3);
+        assertThat(
+                        plan(
+                                        Map.of(
+                                                "start-snapshot-id",
+                                                "" + second.snapshotId(),
+                                                "end-snapshot-id",
+                                                "" + second.snapshotId()),
+                                        List.of())
+                                .splits())
+                .isEmpty();
+    }
+
+    @Test
+    void splitSizeAndOpenFileCostShapeSplits() {
+        SourceTestTables.appendFiles(table, 0, 40, 10);
+        // Small files, default sizes: all four files fit in one split.
+        assertThat(plan(Map.of(), List.of()).splits()).hasSize(1);
+        // An open cost as large as the split size gives one file per split.
+        PlanningResult oneEach =
+                plan(Map.of("split-size", "1000000", "split-file-open-cost", "1000000"), List.of());
+        assertThat(oneEach.splits()).hasSize(4);
+        assertThat(files(oneEach)).isEqualTo(4);
+    }
+
+    @Test
+    void tablePropertiesApplyWhenNoOptionIsSet() {
+        SourceTestTables.appendFiles(table, 0, 40, 10);
+        table.updateProperties()
+                .set(TableProperties.SPLIT_SIZE, "1000")
+                .set(TableProperties.SPLIT_OPEN_FILE_COST, "1000")
+                .commit();
+        assertThat(plan(Map.of(), List.of()).splits()).hasSize(4);
+        // An explicit option wins over the table property.
+        assertThat(
+                        plan(
+                                        Map.of(
+                                                "split-size", "100000000",
+                                                "split-file-open-cost", "1"),
+                                        List.of())
+                                .splits())
+                .hasSize(1);
+    }
+
+    @Test
+    void filtersPruneFilesAndStayAsResiduals() {
+        append(table, 0, 10);
+        append(table, 100, 110);
+        PlanningResult result = plan(Map.of(), List.of(Expressions.greaterThanOrEqual("id", 105L)));
+        assertThat(rows(result)).isEqualTo(10);
+        assertThat(result.splits().get(0).task().files().iterator().next().residual().toString())
+                .contains("id");
+    }
+
+    @Test
+    void columnStatsAreDroppedUnlessRequested() {
+        append(table, 0, 10);
+        var file = plan(Map.of(), List.of()).splits().get(0).task().files().iterator().next();
+        assertThat(file.file().lowerBounds()).isNullOrEmpty();
+        var withStats =
+                plan(Map.of("include-column-stats", "true"), List.of())
+                        .splits()
+                        .get(0)
+                        .task()
+                        .files()
+                        .iterator()
+                        .next();
+        assertThat(withStats.file().lowerBounds()).isNotEmpty();
+        var watermark =
+                plan(Map.of("watermark-column", "ts"), List.of())
+                        .splits()
+                        .get(0)
+                        .task()
+                        .files()
+                        .iterator()
+                        .next();
+        assertThat(watermark.file().lowerBounds()).containsOnlyKeys(3);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.icebergflink.source.split;
+
+import dev.icebergflink.source.SourceTestTables;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.BaseCombinedScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.expressions.Expressions;
+
+/**
+ * Fixed splits for serializer tests, and the golden-file helper: with {@code
+ * -Dgolden.regenerate=true} a golden test writes its file under {@code src/test/resources/golden}
+ * instead of comparing (run once when a new serializer version is introduced, then commit it).
+ */
+public final class TestingSplits {
+
+    public static final Schema SCHEMA = SourceTestTables.SCHEMA;
+    public static final PartitionSpec SPEC =
+            PartitionSpec.builderFor(SCHEMA).identity("data").build();
+    public static final SplitTableMetadata METADATA =
+            new FixedTableMetadata(Map.of(0, SCHEMA), Map.of(0, SPEC));
+
+    private TestingSplits() {}
+
+    /** A split of two file ranges, one with a position delete file, at position (1, 7). */
+    public static IcebergSourceSplit split(String name) {
+        DataFile first =
+                DataFiles.builder(SPEC)
+                        .withPath("/warehouse/t/data/" + name + "-a.parquet")
+                        .withFormat(FileFormat.PARQUET)
+                        .withPartitionPath("data=a")
+                        .withFileSizeInBytes(1024)
+                        .withRecordCount(10)
+                        .build();
+        DataFile second =
+                DataFiles.builder(SPEC)
+                        .withPath("/warehouse/t/data/" + name + "-b.orc")
+                        .withFormat(FileFormat.ORC)
+                        .withPartitionPath("data=b")
+                        .withFileSizeInBytes(4096)
+                        .withRecordCount(40)
+                        .withSplitOffsets(List.of(4L, 2048L))
+                        .build();
+        DeleteFile deletes =
+                FileMetadata.deleteFileBuilder(SPEC)
+                        .ofPositionDeletes()
+                        .withPath("/warehouse/t/data/" + name + "-deletes.parquet")
+                        .withFormat(FileFormat.PARQUET)
+                        .withPartitionPath("data=b")
+                        .withFileSizeInBytes(512)
+                        .withRecordCount(3)
+                        .build();
+        var task1 =
+                new RestoredFileScanTask(
+                        SequencedFiles.dataFile(first, 3L, 3L),
+                        List.of(),
+                        SCHEMA,
+                        SPEC,
+                        Expressions.greaterThan("id", 5L),
+                        0,
+                        1024);
+        var task2 =
+                new RestoredFileScanTask(
+                        SequencedFiles.dataFile(second, 4L, 5L),
+                        List.of(SequencedFiles.deleteFile(deletes, 6L, 6L)),
+                        SCHEMA,
+                        SPEC,
+                        Expressions.alwaysTrue(),
+                        2048,
+                        2048);
+        return IcebergSourceSplit.fromCombinedScanTask(
+                        new BaseCombinedScanTask(List.of(task1, task2)))
+                .withPosition(1, 7L);
+    }
+
+    /** Compares with (or regenerates) the golden file {@code golden/<name>}. */
+    public static byte[] golden(String name, byte[] actual) throws IOException {
+        Path path = Path.of("src/test/resources/golden", name);
+        if (Boolean.getBoolean("golden.regenerate")) {
+            Files.createDirectories(path.getParent());
+            Files.write(path, actual);
+        }
+        return Files.readAllBytes(path);
+    }
+}
