@@ -66,14 +66,24 @@ final class TableDefinitions {
         String comment = options.remove(COMMENT);
         options.put(TableProperties.FORMAT_VERSION, String.valueOf(TableUtil.formatVersion(table)));
         return CatalogTable.newBuilder()
-                .schema(
-                        org.apache.flink.table.api.Schema.newBuilder()
-                                .fromResolvedSchema(resolved)
-                                .build())
+                .schema(unresolved(resolved))
                 .comment(comment)
                 .partitionKeys(identityPartitionKeys(table.spec(), schema))
                 .options(options)
                 .build();
+    }
+
+    /** The unresolved form of a schema of physical columns, keeping comments and the key. */
+    private static org.apache.flink.table.api.Schema unresolved(ResolvedSchema resolved) {
+        org.apache.flink.table.api.Schema.Builder builder =
+                org.apache.flink.table.api.Schema.newBuilder();
+        for (Column column : resolved.getColumns()) {
+            builder.column(column.getName(), column.getDataType());
+            column.getComment().ifPresent(builder::withComment);
+        }
+        resolved.getPrimaryKey()
+                .ifPresent(key -> builder.primaryKeyNamed(key.getName(), key.getColumns()));
+        return builder.build();
     }
 
     /**
