@@ -444,6 +444,20 @@ abstract class FlinkCatalogDdlSuiteBase {
     }
 
     @Test
+    void alterTableRollsBackToASnapshot() {
+        sql("CREATE TABLE t (id BIGINT)");
+        appendFakeFile("t");
+        long first = icebergTable("t").currentSnapshot().snapshotId();
+        appendFakeFile("t");
+        assertThat(icebergTable("t").currentSnapshot().snapshotId()).isNotEqualTo(first);
+
+        sql("ALTER TABLE t SET ('current-snapshot-id'='%d')", first);
+
+        assertThat(icebergTable("t").currentSnapshot().snapshotId()).isEqualTo(first);
+        assertThat(icebergTable("t").properties()).doesNotContainKey("current-snapshot-id");
+    }
+
+    @Test
     void renameTable() {
         sql("CREATE TABLE `%s`.`%s`.`sample` (id BIGINT)", CATALOG, db);
         if (!supportsRenameTable()) {
