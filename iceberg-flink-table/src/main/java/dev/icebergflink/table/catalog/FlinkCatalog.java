@@ -666,8 +666,7 @@ public class FlinkCatalog extends AbstractCatalog {
         try {
             Table table = loadTable(tablePath);
             List<String> keys = partitionKeys(tablePath, table);
-            if (!keys.equals(new ArrayList<>(partitionSpec.getPartitionSpec().keySet()))
-                    && !new HashSet<>(keys).equals(partitionSpec.getPartitionSpec().keySet())) {
+            if (!new HashSet<>(keys).equals(partitionSpec.getPartitionSpec().keySet())) {
                 return false;
             }
             return !PartitionLister.list(table, keys, partitionSpec.getPartitionSpec()).isEmpty();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.Closeable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogDatabase;
+import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ObjectPath;
@@ -321,6 +323,18 @@ abstract class FlinkCatalogDdlSuiteBase {
     }
 
     @Test
+    void changesMadeOutsideFlinkAreSeenDespiteTheCache() {
+        sql("CREATE TABLE t (id BIGINT)");
+        assertThat(rows("DESCRIBE t")).hasSize(1);
+
+        icebergTable("t").updateSchema().addColumn("added", Types.StringType.get()).commit();
+
+        List<Row> described = rows("DESCRIBE t");
+        assertThat(described).hasSize(2);
+        assertThat(described.get(1).getField(0)).isEqualTo("added");
+    }
+
+    @Test
     void createTableLikeCopiesSchemaPartitioningAndProperties() {
         sql(
                 "CREATE TABLE src (id BIGINT NOT NULL COMMENT 'unique id', data STRING,"
@@ -366,6 +380,25 @@ abstract class FlinkCatalogDdlSuiteBase {
         assertThat(icebergTable("sample").properties())
                 .doesNotContainKeys("k", "write.format.default")
                 .containsEntry("read.split.target-size", "1048576");
+    }
+
+    @Test
+    void alterTableWithoutAListOfChangesAppliesOptionChanges() throws Exception {
+        sql("CREATE TABLE t (id BIGINT) WITH ('a'='1', 'b'='2')");
+        FlinkCatalog catalog = flinkCatalog();
+        ObjectPath path = new ObjectPath(db, "t");
+        CatalogTable current = (CatalogTable) catalog.getTable(path);
+        Map<String, String> options = new HashMap<>(current.getOptions());
+        options.put("a", "10");
+        options.remove("b");
+        options.put("c", "3");
+
+        catalog.alterTable(path, current.copy(options), false);
+
+        assertThat(icebergTable("t").properties())
+                .containsEntry("a", "10")
+                .containsEntry("c", "3")
+                .doesNotContainKey("b");
     }
 
     @Test
@@ -506,6 +539,17 @@ abstract class FlinkCatalogDdlSuiteBase {
                         Row.of("region=eu/dy=2"));
         assertThat(rows("SHOW PARTITIONS t PARTITION (region='eu')"))
                 .containsExactlyInAnyOrder(Row.of("region=eu/dy=1"), Row.of("region=eu/dy=2"));
+
+        FlinkCatalog catalog = flinkCatalog();
+        ObjectPath path = new ObjectPath(db, "t");
+        assertThat(
+                        catalog.partitionExists(
+                                path, new CatalogPartitionSpec(Map.of("region", "us", "dy", "1"))))
+                .isTrue();
+        assertThat(
+                        catalog.partitionExists(
+                                path, new CatalogPartitionSpec(Map.of("region", "us", "dy", "2"))))
+                .isFalse();
 
         sql("CREATE TABLE flat (id BIGINT)");
         assertThatThrownBy(() -> rows("SHOW PARTITIONS flat"))
