@@ -1,0 +1,256 @@
+package dev.icebergflink.table.catalog;
+
+import dev.icebergflink.FlinkSchemaUtil;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogTable;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.WatermarkSpec;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Translates table definitions between Flink and Iceberg: an Iceberg {@link Table} into the {@link
+ * CatalogTable} Flink sees, and a Flink {@code CREATE TABLE} into the schema, partition spec,
+ * location and properties of a new Iceberg table.
+ *
+ * <p>It exists to keep the mapping rules in one place:
+ *
+ * <ul>
+ *   <li>columns and types through {@link FlinkSchemaUtil}; the primary key is the identifier
+ *       fields;
+ *   <li>{@code PARTITIONED BY (a, b)} is identity partitioning on top-level columns; a table
+ *       partitioned by any other transform shows no partition keys to Flink;
+ *   <li>the table comment is the table property {@code comment};
+ *   <li>{@code WITH} options are table properties, except {@code location} (the table location);
+ *       Flink sees the properties plus {@code format-version} as options (so that {@code CREATE
+ *       TABLE ... LIKE} copies the format version) but not the location (a copy must not share it);
+ *   <li>computed and metadata columns, watermarks, {@code DISTRIBUTED BY}, and a {@code connector}
+ *       option are rejected: Iceberg cannot store them.
+ * </ul>
+ */
+final class TableDefinitions {
+
+    /** The table property that holds the table comment (as Hive and Spark do). */
+    static final String COMMENT = "comment";
+
+    /** The {@code WITH} option that sets the table location. */
+    static final String LOCATION = "location";
+
+    /** The {@code WITH} option that selects the connector of non-catalog tables. */
+    static final String CONNECTOR = "connector";
+
+    private TableDefinitions() {}
+
+    /** What {@code CREATE TABLE} asks Iceberg to create. */
+    record NewTable(
+            Schema schema, PartitionSpec spec, String location, Map<String, String> properties) {}
+
+    /** The Flink view of an Iceberg table. */
+    static CatalogTable toCatalogTable(Table table) {
+        Schema schema = table.schema();
+        ResolvedSchema resolved = FlinkSchemaUtil.toResolvedSchema(schema);
+        Map<String, String> options = new LinkedHashMap<>(table.properties());
+        String comment = options.remove(COMMENT);
+        options.put(TableProperties.FORMAT_VERSION, String.valueOf(TableUtil.formatVersion(table)));
+        return CatalogTable.newBuilder()
+                .schema(unresolved(resolved))
+                .comment(comment)
+                .partitionKeys(identityPartitionKeys(table.spec(), schema))
+                .options(options)
+                .build();
+    }
+
+    /** The unresolved form of a schema of physical columns, keeping comments and the key. */
+    private static org.apache.flink.table.api.Schema unresolved(ResolvedSchema resolved) {
+        org.apache.flink.table.api.Schema.Builder builder =
+                org.apache.flink.table.api.Schema.newBuilder();
+        for (Column column : resolved.getColumns()) {
+            builder.column(column.getName(), column.getDataType());
+            column.getComment().ifPresent(builder::withComment);
+        }
+        resolved.getPrimaryKey()
+                .ifPresent(key -> builder.primaryKeyNamed(key.getName(), key.getColumns()));
+        return builder.build();
+    }
+
+    /**
+     * The Flink partition keys of a spec: the source columns of its identity fields when every
+     * field is an identity (or void) transform of a top-level column, else none.
+     */
+    static List<String> identityPartitionKeys(PartitionSpec spec, Schema schema) {
+        List<String> keys = new ArrayList<>();
+        for (PartitionField field : spec.fields()) {
+            if (field.transform().isVoid()) {
+                continue;
+            }
+            if (!field.transform().isIdentity() || !isTopLevel(schema, field.sourceId())) {
+                return List.of();
+            }
+            keys.add(schema.findColumnName(field.sourceId()));
+        }
+        return keys;
+    }
+
+    private static boolean isTopLevel(Schema schema, int fieldId) {
+        return schema.columns().stream().anyMatch(column -> column.fieldId() == fieldId);
+    }
+
+    /**
+     * The Iceberg table a Flink {@code CREATE TABLE} describes.
+     *
+     * @throws ValidationException naming the column, option or clause Iceberg cannot store
+     */
+    static NewTable toNewTable(String tableName, CatalogBaseTable table) {
+        if (table.getTableKind() != CatalogBaseTable.TableKind.TABLE
+                || !(table instanceof CatalogTable catalogTable)) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot create '%s': an Iceberg catalog stores only tables, not %s."
+                                    + " Create views and materialized tables in another catalog.",
+                            tableName, describeKind(table)));
+        }
+        if (!(table instanceof ResolvedCatalogTable resolvedTable)) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot create '%s': the table definition must be resolved by Flink"
+                                    + " first (got %s)",
+                            tableName, table.getClass().getName()));
+        }
+        ResolvedSchema flinkSchema = resolvedTable.getResolvedSchema();
+        checkPhysicalOnly(tableName, flinkSchema);
+        if (catalogTable.getDistribution().isPresent()) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot create '%s': DISTRIBUTED BY (%s) is not supported by Iceberg"
+                                    + " tables; partition with PARTITIONED BY instead",
+                            tableName, catalogTable.getDistribution().get()));
+        }
+
+        Schema schema = convertSchema(tableName, flinkSchema);
+        PartitionSpec spec = partitionSpec(tableName, schema, catalogTable.getPartitionKeys());
+
+        Map<String, String> properties = new HashMap<>(catalogTable.getOptions());
+        if (properties.containsKey(CONNECTOR)) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot create '%s' with 'connector'='%s': tables in an Iceberg catalog"
+                                    + " are Iceberg tables and take no 'connector' option. Remove it"
+                                    + " (with CREATE TABLE ... LIKE, add EXCLUDING OPTIONS), or"
+                                    + " create a connector table in another catalog.",
+                            tableName, properties.get(CONNECTOR)));
+        }
+        String location = properties.remove(LOCATION);
+        String comment = catalogTable.getComment();
+        if (comment != null && !comment.isEmpty()) {
+            properties.put(COMMENT, comment);
+        }
+        return new NewTable(schema, spec, location, properties);
+    }
+
+    /**
+     * Fails when the Flink schema holds anything but physical columns.
+     *
+     * @throws ValidationException naming the computed or metadata column or the watermark
+     */
+    static void checkPhysicalOnly(String tableName, ResolvedSchema flinkSchema) {
+        for (Column column : flinkSchema.getColumns()) {
+            checkPhysical(tableName, column);
+        }
+        for (WatermarkSpec watermark : flinkSchema.getWatermarkSpecs()) {
+            throw new ValidationException(
+                    String.format(
+                            "Table '%s': watermark on column '%s' (%s) cannot be stored in an"
+                                    + " Iceberg catalog. Define watermarks in a query, e.g. with"
+                                    + " CREATE TEMPORARY VIEW or a table in another catalog using"
+                                    + " CREATE TABLE ... LIKE.",
+                            tableName,
+                            watermark.getRowtimeAttribute(),
+                            watermark.getWatermarkExpression().asSerializableString()));
+        }
+    }
+
+    /**
+     * @throws ValidationException if the column is computed or a metadata column
+     */
+    static void checkPhysical(String tableName, Column column) {
+        if (column instanceof Column.ComputedColumn computed) {
+            throw new ValidationException(
+                    String.format(
+                            "Table '%s': computed column '%s' AS %s cannot be stored in an Iceberg"
+                                    + " table, which holds physical columns only",
+                            tableName,
+                            column.getName(),
+                            computed.getExpression().asSerializableString()));
+        }
+        if (column instanceof Column.MetadataColumn) {
+            throw new ValidationException(
+                    String.format(
+                            "Table '%s': metadata column '%s' cannot be stored in an Iceberg"
+                                    + " table, which holds physical columns only",
+                            tableName, column.getName()));
+        }
+    }
+
+    private static Schema convertSchema(String tableName, ResolvedSchema flinkSchema) {
+        try {
+            return FlinkSchemaUtil.convert(flinkSchema);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(
+                    String.format("Cannot create '%s': %s", tableName, e.getMessage()), e);
+        }
+    }
+
+    private static PartitionSpec partitionSpec(String tableName, Schema schema, List<String> keys) {
+        if (keys.isEmpty()) {
+            return PartitionSpec.unpartitioned();
+        }
+        PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
+        for (String key : keys) {
+            Types.NestedField field = schema.findField(key);
+            if (field == null || !isTopLevel(schema, field.fieldId())) {
+                throw new ValidationException(
+                        String.format(
+                                "Cannot create '%s': partition key '%s' is not a top-level column",
+                                tableName, key));
+            }
+            if (!field.type().isPrimitiveType()) {
+                throw new ValidationException(
+                        String.format(
+                                "Cannot create '%s': partition key '%s' has the nested type %s;"
+                                        + " partition by a column of a primitive type",
+                                tableName, key, field.type()));
+            }
+            try {
+                builder.identity(key);
+            } catch (IllegalArgumentException e) {
+                throw new ValidationException(
+                        String.format(
+                                "Cannot create '%s': cannot partition by '%s': %s",
+                                tableName, key, e.getMessage()),
+                        e);
+            }
+        }
+        return builder.build();
+    }
+
+    private static String describeKind(CatalogBaseTable table) {
+        return switch (table.getTableKind()) {
+            case VIEW -> "views";
+            case MATERIALIZED_TABLE -> "materialized tables";
+            default -> table.getTableKind().name().toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+}
