@@ -86,8 +86,8 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
 
     private Table table;
     private int continuousEmptyCheckpoints;
-    private Consumer<IcebergCommittable> beforeCommitHook = c -> {};
-    private Consumer<IcebergCommittable> afterCommitHook = c -> {};
+    private Consumer<IcebergCommittable> beforeCommitHook = CommitterTestHooks::beforeCommit;
+    private Consumer<IcebergCommittable> afterCommitHook = CommitterTestHooks::afterCommit;
 
     /** A committer for the settings' table, with its metrics on {@code metricGroup}. */
     public IcebergCommitter(CommitterSettings settings, MetricGroup metricGroup) {
