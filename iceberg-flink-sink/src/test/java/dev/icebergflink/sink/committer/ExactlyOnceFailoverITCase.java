@@ -23,10 +23,12 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -252,5 +254,38 @@ class ExactlyOnceFailoverITCase {
                                 .skip(snapshotsAfterSecond)
                                 .map(s -> s.summary().get(CommitSummaryKeys.JOB_ID)))
                 .containsOnly(third.toHexString());
+    }
+
+    @Test
+    void aBatchRunDoesNotBlockALaterStreamingJobWithTheSameJobId(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        // fixed job ids happen (application mode with HA): a bounded batch run, then a streaming
+        // job under the same job id and the same operator uids
+        JobID fixed = JobID.generate();
+        JobID batch = submit(cluster, job(table, 0, N, 0, "t", null, true, fixed));
+        awaitSuccess(cluster, batch);
+        assertThat(ids(table)).isEqualTo(range(0, N));
+        Snapshot batchCommit = table.currentSnapshot();
+        assertThat(batchCommit.summary())
+                .containsEntry(CommitSummaryKeys.JOB_ID, fixed.toHexString())
+                .containsEntry(CommitSummaryKeys.END_OF_INPUT_CHECKPOINT_ID, "1")
+                .containsEntry(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID, "0");
+
+        // a MiniCluster refuses a job id it has seen: the later job runs on a fresh cluster, as a
+        // redeployed application would
+        try (MiniCluster fresh =
+                new MiniCluster(
+                        new MiniClusterConfiguration.Builder()
+                                .setNumTaskManagers(1)
+                                .setNumSlotsPerTaskManager(4)
+                                .build())) {
+            fresh.start();
+            JobID streaming =
+                    submit(fresh, job(table, N, N, ROWS_PER_CHECKPOINT, "t", null, false, fixed));
+            awaitSuccess(fresh, streaming);
+        }
+        assertThat(ids(table)).isEqualTo(range(0, 2L * N));
+        assertThat(table.currentSnapshot().summary().get(CommitSummaryKeys.JOB_ID))
+                .isEqualTo(fixed.toHexString());
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -88,7 +89,7 @@ final class FailoverTestJobs {
         }
     }
 
-    /** Builds the job graph of one writing job. */
+    /** Builds the job graph of one streaming writing job. */
     static JobGraph job(
             Table table,
             long first,
@@ -96,19 +97,42 @@ final class FailoverTestJobs {
             int rowsPerCheckpoint,
             String uidSuffix,
             MapFunction<RowData, RowData> inject) {
+        return job(table, first, count, rowsPerCheckpoint, uidSuffix, inject, false, null);
+    }
+
+    /**
+     * Builds the job graph of one writing job; in batch mode there are no checkpoints and no
+     * throttling; {@code jobId} null means a random one.
+     */
+    static JobGraph job(
+            Table table,
+            long first,
+            long count,
+            int rowsPerCheckpoint,
+            String uidSuffix,
+            MapFunction<RowData, RowData> inject,
+            boolean batch,
+            JobID jobId) {
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 20);
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
-        env.enableCheckpointing(100);
+        if (batch) {
+            env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        } else {
+            env.enableCheckpointing(100);
+        }
         DataStream<RowData> rows =
                 env.fromSource(
                                 new DataGeneratorSource<>(
                                         new Rows(first),
                                         count,
-                                        RateLimiterStrategy.perCheckpoint(rowsPerCheckpoint),
+                                        batch
+                                                ? RateLimiterStrategy.noOp()
+                                                : RateLimiterStrategy.perCheckpoint(
+                                                        rowsPerCheckpoint),
                                         ROW_INFO),
                                 WatermarkStrategy.noWatermarks(),
                                 "rows")
@@ -121,7 +145,10 @@ final class FailoverTestJobs {
                         .uidSuffix(uidSuffix)
                         .build();
         rows.sinkTo(sinkFactory.apply(settings)).uid("iceberg-sink-" + uidSuffix);
-        return env.getStreamGraph().getJobGraph();
+        return jobId == null
+                ? env.getStreamGraph().getJobGraph()
+                : env.getStreamGraph()
+                        .getJobGraph(Thread.currentThread().getContextClassLoader(), jobId);
     }
 
     static JobGraph restoredFrom(JobGraph job, String savepoint) {
