@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.metrics.MetricGroup;
@@ -85,6 +86,8 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
 
     private Table table;
     private int continuousEmptyCheckpoints;
+    private Consumer<IcebergCommittable> beforeCommitHook = CommitterTestHooks::beforeCommit;
+    private Consumer<IcebergCommittable> afterCommitHook = CommitterTestHooks::afterCommit;
 
     /** A committer for the settings' table, with its metrics on {@code metricGroup}. */
     public IcebergCommitter(CommitterSettings settings, MetricGroup metricGroup) {
@@ -186,7 +189,9 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
                     Long.toString(committable.checkpointId()));
         }
         update.toBranch(branch);
+        beforeCommitHook.accept(committable);
         update.commit();
+        afterCommitHook.accept(committable);
         long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         metrics.succeeded(durationMs);
         continuousEmptyCheckpoints = 0;
@@ -307,6 +312,16 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
             table = tableLoader.loadTable();
         }
         return table;
+    }
+
+    /**
+     * Test hooks run right before and right after Iceberg's commit of a committable (e.g. a
+     * concurrent commit by another writer, or a failure after a commit that succeeded).
+     */
+    void setTestHooks(
+            Consumer<IcebergCommittable> beforeCommit, Consumer<IcebergCommittable> afterCommit) {
+        this.beforeCommitHook = beforeCommit;
+        this.afterCommitHook = afterCommit;
     }
 
     /** The committer's metrics (tests). */

@@ -37,6 +37,13 @@ final class TemporaryManifests {
     /** Table property with the directory of the temporary manifests. */
     static final String MANIFESTS_LOCATION_PROPERTY = "flink.manifests.location";
 
+    /**
+     * The snapshot id written into temporary manifests. Iceberg only reads and encodes manifests
+     * that have one; the files are re-added by the commit, which assigns the real snapshot id, so
+     * this placeholder never reaches table metadata.
+     */
+    static final long PLACEHOLDER_SNAPSHOT_ID = 0L;
+
     private final String attempt = UUID.randomUUID().toString();
     private final AtomicInteger counter = new AtomicInteger();
 
@@ -82,7 +89,8 @@ final class TemporaryManifests {
             try {
                 if (deletes) {
                     ManifestWriter<DeleteFile> writer =
-                            ManifestFiles.writeDeleteManifest(formatVersion, spec, out, null);
+                            ManifestFiles.writeDeleteManifest(
+                                    formatVersion, spec, out, PLACEHOLDER_SNAPSHOT_ID);
                     try (writer) {
                         for (F file : entry.getValue()) {
                             writer.add((DeleteFile) file);
@@ -91,7 +99,7 @@ final class TemporaryManifests {
                     manifests.add(writer.toManifestFile());
                 } else {
                     ManifestWriter<DataFile> writer =
-                            ManifestFiles.write(formatVersion, spec, out, null);
+                            ManifestFiles.write(formatVersion, spec, out, PLACEHOLDER_SNAPSHOT_ID);
                     try (writer) {
                         for (F file : entry.getValue()) {
                             writer.add((DataFile) file);

@@ -3,7 +3,6 @@ package dev.icebergflink.sink.committer;
 import dev.icebergflink.TableLoader;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,9 +19,6 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.WriteResult;
 import org.slf4j.Logger;
@@ -66,7 +62,7 @@ final class WriteResultAggregator
 
     private transient TableLoader tableLoader;
     private transient Table table;
-    private transient TemporaryManifests manifests;
+    private transient CommittableFactory committables;
     private transient AggregatorStateSerializer stateSerializer;
     private transient ListState<byte[]> state;
     private transient TreeMap<Long, List<WriteResult>> pending;
@@ -110,7 +106,7 @@ final class WriteResultAggregator
         super.open();
         jobId = getRuntimeContext().getJobInfo().getJobId().toHexString();
         operatorId = getOperatorID().toHexString();
-        manifests = new TemporaryManifests();
+        committables = new CommittableFactory();
     }
 
     @Override
@@ -173,7 +169,13 @@ final class WriteResultAggregator
             List<WriteResult> results)
             throws IOException {
         IcebergCommittable committable =
-                toCommittable(committableCheckpointId, endOfInput, results);
+                committables.create(
+                        this::table,
+                        jobId,
+                        operatorId,
+                        committableCheckpointId,
+                        endOfInput,
+                        results);
         LOG.info(
                 "Emitting {} from {} writer results for checkpoint {}",
                 committable,
@@ -184,44 +186,6 @@ final class WriteResultAggregator
         output.collect(
                 new StreamRecord<>(
                         new CommittableWithLineage<>(committable, messageCheckpointId, 0)));
-    }
-
-    private IcebergCommittable toCommittable(
-            long checkpointId, boolean endOfInput, List<WriteResult> results) {
-        List<DataFile> dataFiles = new ArrayList<>();
-        List<DeleteFile> deleteFiles = new ArrayList<>();
-        List<DeleteFile> rewrittenDeletes = new ArrayList<>();
-        List<String> referenced = new ArrayList<>();
-        for (WriteResult result : results) {
-            dataFiles.addAll(Arrays.asList(result.dataFiles()));
-            deleteFiles.addAll(Arrays.asList(result.deleteFiles()));
-            rewrittenDeletes.addAll(Arrays.asList(result.rewrittenDeleteFiles()));
-            for (CharSequence path : result.referencedDataFiles()) {
-                referenced.add(path.toString());
-            }
-        }
-        List<ManifestFile> dataManifests = List.of();
-        List<ManifestFile> deleteManifests = List.of();
-        List<ManifestFile> rewrittenManifests = List.of();
-        if (!dataFiles.isEmpty() || !deleteFiles.isEmpty() || !rewrittenDeletes.isEmpty()) {
-            Table current = table();
-            String prefix = "flink-" + jobId + "-" + operatorId + "-" + checkpointId;
-            dataManifests = manifests.writeDataManifests(current, prefix, dataFiles);
-            deleteManifests =
-                    manifests.writeDeleteManifests(current, prefix, "delete", deleteFiles);
-            rewrittenManifests =
-                    manifests.writeDeleteManifests(
-                            current, prefix, "rewritten-delete", rewrittenDeletes);
-        }
-        return new IcebergCommittable(
-                jobId,
-                operatorId,
-                checkpointId,
-                endOfInput,
-                dataManifests,
-                deleteManifests,
-                rewrittenManifests,
-                referenced);
     }
 
     private Table table() {
