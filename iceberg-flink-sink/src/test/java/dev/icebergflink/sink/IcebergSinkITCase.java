@@ -137,6 +137,11 @@ class IcebergSinkITCase {
                                 .map(s -> s.summary().get("flink.max-committed-checkpoint-id"))
                                 .distinct()
                                 .count())
+                .as(
+                        "%s",
+                        snapshots.stream()
+                                .map(s -> s.operation() + s.summary())
+                                .collect(Collectors.toList()))
                 .isEqualTo(snapshots.size());
     }
 
@@ -262,9 +267,19 @@ class IcebergSinkITCase {
                             new DataGeneratorSource<>(
                                     generator,
                                     600,
-                                    RateLimiterStrategy.perCheckpoint(150),
+                                    mode == RuntimeExecutionMode.BATCH
+                                            ? RateLimiterStrategy.noOp()
+                                            : RateLimiterStrategy.perCheckpoint(150),
                                     TYPE_INFO),
-                            WatermarkStrategy.noWatermarks(),
+                            // BATCH sorts keyed input by key, then by timestamp: the order of
+                            // the changes of one key is their timestamp order
+                            WatermarkStrategy.<RowData>forMonotonousTimestamps()
+                                    .withTimestampAssigner(
+                                            (row, previous) ->
+                                                    Long.parseLong(
+                                                            row.getString(1)
+                                                                    .toString()
+                                                                    .substring(1))),
                             "changes")
                     .setParallelism(1)
                     .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
