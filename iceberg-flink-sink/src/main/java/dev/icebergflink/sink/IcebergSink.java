@@ -62,8 +62,9 @@ import org.slf4j.LoggerFactory;
  * savepoints that survive job changes use {@link FlinkSink}, or set {@code uid-suffix} and call
  * {@code stream.sinkTo(sink).uid(sink.writerUid())}: then the writer is {@code
  * iceberg-writer-<suffix>}, the committer {@code Sink Committer: iceberg-writer-<suffix>}, the
- * de-duplication {@code iceberg-dedup-<suffix>} and the aggregation {@code
- * iceberg-aggregator-<suffix>}; the suffix defaults to the table name.
+ * de-duplication {@code iceberg-writer-<suffix>: iceberg-dedup-<suffix>} and the aggregation {@code
+ * iceberg-writer-<suffix>: iceberg-aggregator-<suffix>} (Flink prefixes the uids of a sink's own
+ * operators with the sink's uid); the suffix defaults to the table name.
  *
  * <p>Memory in upsert and keyed changelog mode is bounded: the writers keep no per-key map. Keyed
  * input passes a de-duplication operator whose pending changes (one per key changed since the last

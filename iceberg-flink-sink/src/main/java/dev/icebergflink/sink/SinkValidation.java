@@ -70,6 +70,9 @@ final class SinkValidation {
             } catch (IllegalArgumentException e) {
                 problems.add(e.getMessage());
             }
+            if (problems.isEmpty()) {
+                checkPrimitiveTypes(tableSchema, writeSchema, rowType, problems);
+            }
         }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(
@@ -79,6 +82,35 @@ final class SinkValidation {
                             + String.join("; ", problems));
         }
         return rowType;
+    }
+
+    /**
+     * The writers take each primitive column in its own Flink type (plus TINYINT/SMALLINT for int
+     * and BINARY(16) for uuid); Iceberg's type promotions (int into long, float into double) are
+     * not conversions they perform, so such inputs are rejected here.
+     */
+    private static void checkPrimitiveTypes(
+            Schema tableSchema, Schema writeSchema, RowType rowType, List<String> problems) {
+        for (Types.NestedField column : tableSchema.columns()) {
+            Type want = column.type();
+            Types.NestedField written = writeSchema.findField(column.fieldId());
+            if (!want.isPrimitiveType() || written == null) {
+                continue;
+            }
+            Type have = written.type();
+            boolean uuidAsFixed =
+                    want.typeId() == Type.TypeID.UUID && have.equals(Types.FixedType.ofLength(16));
+            if (!have.equals(want) && !uuidAsFixed) {
+                problems.add(
+                        String.format(
+                                "column '%s' has Flink type %s but the table column is %s;"
+                                        + " use Flink type %s",
+                                column.name(),
+                                rowType.getTypeAt(rowType.getFieldIndex(column.name())),
+                                want,
+                                FlinkSchemaUtil.convert(want).asSummaryString()));
+            }
+        }
     }
 
     /**

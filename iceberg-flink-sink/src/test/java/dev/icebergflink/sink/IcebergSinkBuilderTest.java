@@ -193,15 +193,27 @@ class IcebergSinkBuilderTest {
                                         .build())
                 .hasMessageContaining("'extra' is not a column");
 
-        // narrower Flink types that fit are accepted
+        // INT into a long column: the writers need BIGINT
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .tableSchema(
+                                                schema(
+                                                        Column.physical(
+                                                                "id", DataTypes.INT().notNull()),
+                                                        data,
+                                                        part))
+                                        .build())
+                .hasMessageContaining("column 'id'")
+                .hasMessageContaining("BIGINT");
+
+        // other Flink types that fit are accepted
         IcebergSink fits =
                 IcebergSink.forRowData()
                         .tableLoader(loader)
                         .tableSchema(
-                                schema(
-                                        Column.physical("id", DataTypes.INT().notNull()),
-                                        Column.physical("data", DataTypes.VARCHAR(10)),
-                                        part))
+                                schema(id, Column.physical("data", DataTypes.VARCHAR(10)), part))
                         .build();
         assertThat(fits).isNotNull();
     }
