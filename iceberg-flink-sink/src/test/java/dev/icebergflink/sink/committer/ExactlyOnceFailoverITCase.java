@@ -15,15 +15,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.test.junit5.InjectMiniCluster;
@@ -47,10 +54,13 @@ class ExactlyOnceFailoverITCase {
     private static final int N = 1200;
     private static final int ROWS_PER_CHECKPOINT = 100;
 
+    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER =
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(4)
                             .build());
@@ -82,18 +92,18 @@ class ExactlyOnceFailoverITCase {
 
     /** Shared one-shot failure switch (the MiniCluster runs in this JVM). */
     static final class FailOnce {
-        static final AtomicInteger REMAINING = new AtomicInteger();
+        static final AtomicBoolean FIRED = new AtomicBoolean();
         static volatile boolean checkpointCompleted;
         static volatile Table table;
 
         static void reset() {
-            REMAINING.set(1);
+            FIRED.set(false);
             checkpointCompleted = false;
             table = null;
         }
 
         static void fire(String where) {
-            if (REMAINING.getAndDecrement() > 0) {
+            if (FIRED.compareAndSet(false, true)) {
                 throw new InjectedFailure("injected failure " + where);
             }
         }
@@ -131,7 +141,7 @@ class ExactlyOnceFailoverITCase {
         @Override
         public RowData map(RowData row) {
             Table table = FailOnce.table;
-            if (table != null && FailOnce.REMAINING.get() > 0 && ++seen % 10 == 0) {
+            if (table != null && !FailOnce.FIRED.get() && ++seen % 10 == 0) {
                 table.refresh();
                 if (table.currentSnapshot() != null) {
                     FailOnce.fire("after a commit, before the next checkpoint completed");
@@ -147,12 +157,48 @@ class ExactlyOnceFailoverITCase {
         awaitSuccess(cluster, job);
         assertThat(ids(table)).isEqualTo(range(0, N));
         assertCheckpointIdsIncrease(table);
+        assertCommitterMetrics(job);
+    }
+
+    /** The committer's metrics were registered (in every attempt) and report a commit. */
+    private static void assertCommitterMetrics(JobID job) {
+        List<Map<String, Metric>> committers = new ArrayList<>();
+        for (OperatorMetricGroup group : REPORTER.findOperatorMetricGroups(job, ".*Committer.*")) {
+            Map<String, Metric> metrics = REPORTER.getMetricsByGroup(group);
+            if (metrics.containsKey(CommitterMetrics.COMMIT_DURATION)) {
+                committers.add(metrics);
+            }
+        }
+        assertThat(committers).isNotEmpty();
+        assertThat(committers)
+                .allSatisfy(
+                        m -> {
+                            assertThat(m)
+                                    .containsKeys(
+                                            CommitterMetrics.LAST_SUCCESSFUL_COMMIT_AGE,
+                                            CommitterMetrics.FAILED_COMMITS);
+                            // a commit interrupted by a failover's cancellation counts too
+                            assertThat(
+                                            ((Counter) m.get(CommitterMetrics.FAILED_COMMITS))
+                                                    .getCount())
+                                    .isNotNegative();
+                        })
+                .anySatisfy(
+                        m -> {
+                            assertThat(gauge(m, CommitterMetrics.COMMIT_DURATION)).isNotNegative();
+                            assertThat(gauge(m, CommitterMetrics.LAST_SUCCESSFUL_COMMIT_AGE))
+                                    .isNotNegative();
+                        });
+    }
+
+    private static long gauge(Map<String, Metric> metrics, String name) {
+        return (Long) ((Gauge<?>) metrics.get(name)).getValue();
     }
 
     @Test
     void failureInTheWriter(@InjectMiniCluster MiniCluster cluster) throws Exception {
         runToEnd(cluster, new FailAfterCheckpoint(N / 3));
-        assertThat(FailOnce.REMAINING.get()).as("the failure fired").isNegative();
+        assertThat(FailOnce.FIRED).as("the failure fired").isTrue();
     }
 
     @Test
@@ -160,7 +206,7 @@ class ExactlyOnceFailoverITCase {
             throws Exception {
         FailOnce.table = SinkTestTables.loader(table).loadTable();
         runToEnd(cluster, new FailAfterFirstCommit());
-        assertThat(FailOnce.REMAINING.get()).as("the failure fired").isNegative();
+        assertThat(FailOnce.FIRED).as("the failure fired").isTrue();
     }
 
     @Test
@@ -176,7 +222,7 @@ class ExactlyOnceFailoverITCase {
                     }
                 });
         runToEnd(cluster, null);
-        assertThat(FailOnce.REMAINING.get()).as("the failure fired").isNegative();
+        assertThat(FailOnce.FIRED).as("the failure fired").isTrue();
     }
 
     @Test
@@ -190,7 +236,7 @@ class ExactlyOnceFailoverITCase {
                 },
                 null);
         runToEnd(cluster, null);
-        assertThat(FailOnce.REMAINING.get()).as("the failure fired").isNegative();
+        assertThat(FailOnce.FIRED).as("the failure fired").isTrue();
     }
 
     @Test

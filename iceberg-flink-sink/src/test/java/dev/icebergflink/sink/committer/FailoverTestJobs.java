@@ -3,6 +3,7 @@ package dev.icebergflink.sink.committer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.sink.IcebergSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -57,8 +57,13 @@ final class FailoverTestJobs {
     static final TypeInformation<RowData> ROW_INFO = InternalTypeInfo.of(ROW_TYPE);
     static final Duration TIMEOUT = Duration.ofMinutes(2);
 
-    /** How the job writes: the sink under test for the given settings. */
-    static Function<CommitterSettings, Sink<RowData>> sinkFactory = TestingCommitSink::new;
+    /** The sink under test: the public IcebergSink for the settings' table and uid suffix. */
+    static Sink<RowData> sink(CommitterSettings settings) {
+        return IcebergSink.forRowData()
+                .tableLoader(settings.tableLoader())
+                .uidSuffix(settings.uidSuffix())
+                .build();
+    }
 
     private FailoverTestJobs() {}
 
@@ -144,7 +149,7 @@ final class FailoverTestJobs {
                 CommitterSettings.builder(SinkTestTables.loader(table))
                         .uidSuffix(uidSuffix)
                         .build();
-        rows.sinkTo(sinkFactory.apply(settings)).uid("iceberg-sink-" + uidSuffix);
+        rows.sinkTo(sink(settings)).uid("iceberg-sink-" + uidSuffix);
         return jobId == null
                 ? env.getStreamGraph().getJobGraph()
                 : env.getStreamGraph()
