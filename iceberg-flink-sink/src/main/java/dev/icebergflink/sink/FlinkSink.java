@@ -1,0 +1,152 @@
+package dev.icebergflink.sink;
+
+import dev.icebergflink.TableLoader;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.Row;
+import org.apache.iceberg.DistributionMode;
+
+/**
+ * The DataStream-style entry point the user documentation shows: {@code
+ * FlinkSink.forRowData(stream).tableLoader(loader).upsert(true).append()}.
+ *
+ * <p>It is a facade over {@link IcebergSink}: it builds the same sink (with the job's Flink
+ * configuration as the configuration layer of option resolution), attaches it with {@code sinkTo},
+ * gives the writer a stable uid ({@code iceberg-writer-<suffix>}; Flink derives the committer's
+ * from it) and sets the writer parallelism from {@code write-parallelism}. {@link #forRow} first
+ * converts external {@link Row}s to {@link RowData}.
+ */
+public final class FlinkSink {
+
+    private FlinkSink() {}
+
+    /** Starts a sink for a stream of {@link RowData}. */
+    public static Builder forRowData(DataStream<RowData> input) {
+        return new Builder(input, null);
+    }
+
+    /**
+     * Starts a sink for a stream of {@link Row}s with the given schema (its physical columns must
+     * fit the table).
+     */
+    public static Builder forRow(DataStream<Row> input, ResolvedSchema schema) {
+        DataType dataType = schema.toPhysicalRowDataType();
+        RowType rowType = (RowType) dataType.getLogicalType();
+        DataStream<RowData> converted =
+                input.map(new RowToRowDataMapper(dataType), InternalTypeInfo.of(rowType))
+                        .setParallelism(input.getParallelism())
+                        .name("Row to RowData");
+        return new Builder(converted, schema);
+    }
+
+    /** Collects the settings of {@link IcebergSink.Builder} and attaches the sink. */
+    public static final class Builder {
+        private final DataStream<RowData> input;
+        private final IcebergSink.Builder sink = IcebergSink.forRowData();
+
+        private Builder(DataStream<RowData> input, ResolvedSchema schema) {
+            this.input = input;
+            if (schema != null) {
+                sink.tableSchema(schema);
+            }
+        }
+
+        public Builder tableLoader(TableLoader loader) {
+            sink.tableLoader(loader);
+            return this;
+        }
+
+        public Builder overwrite(boolean enabled) {
+            sink.overwrite(enabled);
+            return this;
+        }
+
+        public Builder upsert(boolean enabled) {
+            sink.upsert(enabled);
+            return this;
+        }
+
+        public Builder equalityFieldColumns(List<String> columns) {
+            sink.equalityFieldColumns(columns);
+            return this;
+        }
+
+        public Builder distributionMode(DistributionMode mode) {
+            sink.distributionMode(mode);
+            return this;
+        }
+
+        public Builder writeParallelism(int parallelism) {
+            sink.writeParallelism(parallelism);
+            return this;
+        }
+
+        public Builder toBranch(String branch) {
+            sink.toBranch(branch);
+            return this;
+        }
+
+        public Builder uidSuffix(String suffix) {
+            sink.uidSuffix(suffix);
+            return this;
+        }
+
+        public Builder setSnapshotProperty(String key, String value) {
+            sink.setSnapshotProperty(key, value);
+            return this;
+        }
+
+        public Builder setSnapshotProperties(Map<String, String> properties) {
+            sink.setSnapshotProperties(properties);
+            return this;
+        }
+
+        public Builder set(String key, String value) {
+            sink.set(key, value);
+            return this;
+        }
+
+        public Builder setAll(Map<String, String> options) {
+            sink.setAll(options);
+            return this;
+        }
+
+        /** The Flink-side schema, when it differs from the table's; see IcebergSink. */
+        public Builder tableSchema(ResolvedSchema schema) {
+            sink.tableSchema(schema);
+            return this;
+        }
+
+        /** Static partition overwrite; see {@link IcebergSink.Builder#overwritePartition}. */
+        public Builder overwritePartition(Map<String, String> partition) {
+            sink.overwritePartition(partition);
+            return this;
+        }
+
+        /** Validates, builds the sink and attaches it to the input. */
+        public DataStreamSink<RowData> append() {
+            IcebergSink built =
+                    sink.flinkConf(input.getExecutionEnvironment().getConfiguration())
+                            .build()
+                            .withOperatorUids();
+            DataStreamSink<RowData> result =
+                    input.sinkTo(built).uid(built.writerUid()).name(built.writerUid());
+            if (built.writeParallelism() != null) {
+                result.setParallelism(built.writeParallelism());
+            }
+            return result;
+        }
+
+        /** The same as {@link #append()}. */
+        public DataStreamSink<RowData> build() {
+            return append();
+        }
+    }
+}

@@ -1,0 +1,315 @@
+package dev.icebergflink.sink;
+
+import dev.icebergflink.options.ConnectorOption;
+import dev.icebergflink.options.OptionResolver;
+import dev.icebergflink.options.OptionSource;
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.TableProperties;
+
+/**
+ * The write options of one sink, resolved against the job's Flink configuration and the table's
+ * properties (option, Flink configuration, table property, default; COMPATIBILITY §1, §4).
+ *
+ * <p>It exists so that the builder validates every option once, before the job runs, and the
+ * writers get plain values: the file format, the target file size, the {@link #writeProperties()
+ * writer properties} (codec, level and strategy under the table-property names the format writers
+ * read), the mode flags, distribution, branch, write parallelism and uid suffix. Instances are
+ * immutable and serializable (they travel to the writer subtasks).
+ */
+public final class FlinkWriteConf implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final FileFormat format;
+    private final long targetFileSizeBytes;
+    private final Map<String, String> writeProperties;
+    private final boolean upsert;
+    private final boolean overwrite;
+    private final DistributionMode distributionMode;
+    private final String branch;
+    private final Integer writeParallelism;
+    private final String uidSuffix;
+
+    private FlinkWriteConf(OptionResolver resolver) {
+        this.format = parseFormat(resolver);
+        String formatName = format.name().toLowerCase(Locale.ROOT);
+        long target =
+                resolver.getOptional(FlinkWriteOptions.TARGET_FILE_SIZE_BYTES)
+                        .orElse(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+        if (target <= 0) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value %d for option '%s' (set by %s): the target file size"
+                                    + " must be positive",
+                            target,
+                            FlinkWriteOptions.TARGET_FILE_SIZE_BYTES.key(),
+                            describeSource(resolver, FlinkWriteOptions.TARGET_FILE_SIZE_BYTES)));
+        }
+        this.targetFileSizeBytes = target;
+
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put(TableProperties.DEFAULT_FILE_FORMAT, formatName);
+        properties.put(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(target));
+        ConnectorOption<String> codecOption = FlinkWriteOptions.compressionCodecFor(formatName);
+        resolver.getOptional(codecOption)
+                .ifPresent(
+                        codec ->
+                                properties.put(
+                                        FlinkWriteOptions.codecProperty(formatName),
+                                        checkCodec(resolver, codecOption, formatName, codec)));
+        String levelProperty = FlinkWriteOptions.levelProperty(formatName);
+        if (levelProperty != null) {
+            resolver.getOptional(FlinkWriteOptions.compressionLevelFor(formatName))
+                    .ifPresent(level -> properties.put(levelProperty, level));
+        }
+        resolver.getOptional(FlinkWriteOptions.COMPRESSION_STRATEGY)
+                .ifPresent(
+                        strategy ->
+                                properties.put(
+                                        TableProperties.ORC_COMPRESSION_STRATEGY,
+                                        checkStrategy(strategy)));
+        this.writeProperties = Collections.unmodifiableMap(properties);
+
+        this.upsert = resolver.getOptional(FlinkWriteOptions.UPSERT_ENABLED).orElse(false);
+        this.overwrite = resolver.get(FlinkWriteOptions.OVERWRITE_ENABLED);
+        this.distributionMode = parseDistribution(resolver);
+        String branchName = resolver.get(FlinkWriteOptions.BRANCH);
+        if (branchName == null || branchName.isBlank()) {
+            throw new IllegalArgumentException(
+                    "Option 'branch' must name a branch, e.g. 'main'; got an empty value");
+        }
+        this.branch = branchName;
+        Integer parallelism =
+                resolver.getOptional(FlinkWriteOptions.WRITE_PARALLELISM).orElse(null);
+        if (parallelism != null && parallelism <= 0) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value %d for option 'write-parallelism': it must be a"
+                                    + " positive number of writer subtasks",
+                            parallelism));
+        }
+        this.writeParallelism = parallelism;
+        String suffix = resolver.get(FlinkWriteOptions.UID_SUFFIX);
+        this.uidSuffix = suffix == null ? "" : suffix;
+    }
+
+    /**
+     * Resolves the write options.
+     *
+     * @param options explicit options (builder {@code set} calls, hints, {@code WITH} options)
+     * @param flinkConf the job's Flink configuration, or null for none
+     * @param tableProperties the table's properties
+     * @throws IllegalArgumentException naming the option, the source and the allowed values when a
+     *     value is invalid
+     */
+    public static FlinkWriteConf resolve(
+            Map<String, String> options,
+            ReadableConfig flinkConf,
+            Map<String, String> tableProperties) {
+        return new FlinkWriteConf(new OptionResolver(options, flinkConf, tableProperties));
+    }
+
+    /** The format of data and delete files. */
+    public FileFormat format() {
+        return format;
+    }
+
+    /** The size at which files are rolled. */
+    public long targetFileSizeBytes() {
+        return targetFileSizeBytes;
+    }
+
+    /**
+     * Writer properties that override the table's: format, target size, and the compression
+     * settings that were set by an option or the Flink configuration, under the table-property
+     * names the format writers read.
+     */
+    public Map<String, String> writeProperties() {
+        return writeProperties;
+    }
+
+    /** Whether upsert mode is on. */
+    public boolean upsert() {
+        return upsert;
+    }
+
+    /** Whether overwrite mode is on. */
+    public boolean overwrite() {
+        return overwrite;
+    }
+
+    /** How rows are distributed to the writers. */
+    public DistributionMode distributionMode() {
+        return distributionMode;
+    }
+
+    /** The branch commits go to. */
+    public String branch() {
+        return branch;
+    }
+
+    /** The writer parallelism, or null to use the input's. */
+    public Integer writeParallelism() {
+        return writeParallelism;
+    }
+
+    /** The uid suffix; empty means "use the table name". */
+    public String uidSuffix() {
+        return uidSuffix;
+    }
+
+    @Override
+    public String toString() {
+        return "FlinkWriteConf{format="
+                + format
+                + ", targetFileSizeBytes="
+                + targetFileSizeBytes
+                + ", writeProperties="
+                + writeProperties
+                + ", upsert="
+                + upsert
+                + ", overwrite="
+                + overwrite
+                + ", distributionMode="
+                + distributionMode
+                + ", branch="
+                + branch
+                + ", writeParallelism="
+                + writeParallelism
+                + ", uidSuffix="
+                + uidSuffix
+                + "}";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof FlinkWriteConf that)) {
+            return false;
+        }
+        return targetFileSizeBytes == that.targetFileSizeBytes
+                && upsert == that.upsert
+                && overwrite == that.overwrite
+                && format == that.format
+                && writeProperties.equals(that.writeProperties)
+                && distributionMode == that.distributionMode
+                && branch.equals(that.branch)
+                && Objects.equals(writeParallelism, that.writeParallelism)
+                && uidSuffix.equals(that.uidSuffix);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(format, targetFileSizeBytes, writeProperties, upsert, overwrite);
+    }
+
+    private static FileFormat parseFormat(OptionResolver resolver) {
+        String value =
+                resolver.getOptional(FlinkWriteOptions.WRITE_FORMAT)
+                        .orElse(TableProperties.DEFAULT_FILE_FORMAT_DEFAULT);
+        switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "parquet":
+                return FileFormat.PARQUET;
+            case "orc":
+                return FileFormat.ORC;
+            case "avro":
+                return FileFormat.AVRO;
+            default:
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Invalid value '%s' for option '%s' (set by %s): allowed values"
+                                        + " are parquet, orc, avro",
+                                value,
+                                FlinkWriteOptions.WRITE_FORMAT.key(),
+                                describeSource(resolver, FlinkWriteOptions.WRITE_FORMAT)));
+        }
+    }
+
+    private static DistributionMode parseDistribution(OptionResolver resolver) {
+        String value = resolver.getOptional(FlinkWriteOptions.DISTRIBUTION_MODE).orElse("none");
+        switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "none":
+                return DistributionMode.NONE;
+            case "hash":
+                return DistributionMode.HASH;
+            case "range":
+                return DistributionMode.RANGE;
+            default:
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Invalid value '%s' for option '%s' (set by %s): allowed values"
+                                        + " are none, hash, range",
+                                value,
+                                FlinkWriteOptions.DISTRIBUTION_MODE.key(),
+                                describeSource(resolver, FlinkWriteOptions.DISTRIBUTION_MODE)));
+        }
+    }
+
+    private static String checkStrategy(String strategy) {
+        String normalized = strategy.trim().toLowerCase(Locale.ROOT);
+        if (!normalized.equals("speed") && !normalized.equals("compression")) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option '%s': allowed values are speed,"
+                                    + " compression",
+                            strategy, FlinkWriteOptions.COMPRESSION_STRATEGY.key()));
+        }
+        return normalized;
+    }
+
+    private static String describeSource(OptionResolver resolver, ConnectorOption<?> option) {
+        OptionSource source = resolver.sourceOf(option);
+        switch (source) {
+            case TABLE_PROPERTY:
+                return source.describe(option.tableProperty().orElse(option.key()));
+            case FLINK_CONFIGURATION:
+                return source.describe(option.flinkConfigKey().orElse(option.key()));
+            default:
+                return source.describe(option.key());
+        }
+    }
+
+    private static String checkCodec(
+            OptionResolver resolver, ConnectorOption<String> option, String format, String codec) {
+        String normalized = codec.trim().toLowerCase(Locale.ROOT);
+        List<String> allowed = CODECS.get(format);
+        if (!allowed.contains(normalized)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option '%s' (set by %s): %s files allow"
+                                    + " the codecs %s",
+                            codec,
+                            option.key(),
+                            describeSource(resolver, option),
+                            format,
+                            String.join(", ", allowed)));
+        }
+        return normalized;
+    }
+
+    private static final Map<String, List<String>> CODECS =
+            Map.of(
+                    "parquet",
+                    List.of(
+                            "uncompressed",
+                            "none",
+                            "snappy",
+                            "gzip",
+                            "lzo",
+                            "brotli",
+                            "lz4",
+                            "zstd",
+                            "lz4_raw"),
+                    "orc",
+                    List.of("none", "zlib", "snappy", "lzo", "lz4", "zstd"),
+                    "avro",
+                    List.of("uncompressed", "snappy", "gzip", "zstd"));
+}

@@ -1,0 +1,300 @@
+package dev.icebergflink.sink;
+
+import dev.icebergflink.options.ConnectorOption;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.iceberg.TableProperties;
+
+/**
+ * The write options of the Iceberg sink (COMPATIBILITY §4), usable as builder {@code set(key,
+ * value)} calls, SQL hints and {@code WITH} options.
+ *
+ * <p>It exists so that every write option has one described definition with its Flink configuration
+ * key and table-property fallback; {@link FlinkWriteConf} resolves them in the order option, Flink
+ * configuration, table property, default. Options marked "option-only" ({@link #BRANCH}, {@link
+ * #WRITE_PARALLELISM}) are never read from the Flink configuration. The other options may also be
+ * set job-wide in the Flink configuration under the same key.
+ *
+ * <p>The compression options fall back to the table property of the file format being written
+ * ({@code write.parquet.compression-codec}, {@code write.orc.compression-codec}, {@code
+ * write.avro.compression-codec}, ...); {@link #compressionCodecFor}, {@link #compressionLevelFor}
+ * give the option bound to the right property.
+ */
+public final class FlinkWriteOptions {
+
+    private FlinkWriteOptions() {}
+
+    /** File format of data and delete files. */
+    public static final ConnectorOption<String> WRITE_FORMAT =
+            ConnectorOption.builder(
+                            ConfigOptions.key("write-format")
+                                    .stringType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "File format of the data and delete files written:"
+                                                    + " parquet, orc or avro (case-insensitive)."
+                                                    + " Falls back to the table property"
+                                                    + " 'write.format.default', else parquet."),
+                            String.class)
+                    .flinkConfigKey("write-format")
+                    .tableProperty(TableProperties.DEFAULT_FILE_FORMAT)
+                    .build();
+
+    /** Size at which a data or delete file is closed and a new one started. */
+    public static final ConnectorOption<Long> TARGET_FILE_SIZE_BYTES =
+            ConnectorOption.builder(
+                            ConfigOptions.key("target-file-size-bytes")
+                                    .longType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "Target size of the files written, in bytes: a file"
+                                                    + " that reaches it is closed and a new one"
+                                                    + " started. Falls back to the table property"
+                                                    + " 'write.target-file-size-bytes', else"
+                                                    + " 536870912 (512 MB)."),
+                            Long.class)
+                    .flinkConfigKey("target-file-size-bytes")
+                    .tableProperty(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES)
+                    .build();
+
+    /**
+     * Compression codec of the written files; the table property depends on the format, see {@link
+     * #compressionCodecFor}.
+     */
+    public static final ConnectorOption<String> COMPRESSION_CODEC =
+            ConnectorOption.builder(
+                            ConfigOptions.key("compression-codec")
+                                    .stringType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "Compression codec of the written files, e.g. zstd,"
+                                                    + " snappy, gzip, lz4, none (the values the"
+                                                    + " file format supports). Falls back to the"
+                                                    + " table property"
+                                                    + " 'write.<format>.compression-codec', else"
+                                                    + " the table's default."),
+                            String.class)
+                    .flinkConfigKey("compression-codec")
+                    .build();
+
+    /** Compression level for Parquet and Avro files; see {@link #compressionLevelFor}. */
+    public static final ConnectorOption<String> COMPRESSION_LEVEL =
+            ConnectorOption.builder(
+                            ConfigOptions.key("compression-level")
+                                    .stringType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "Compression level of Parquet and Avro files (codec"
+                                                    + " dependent). Falls back to the table"
+                                                    + " property 'write.parquet.compression-level'"
+                                                    + " or 'write.avro.compression-level'; none"
+                                                    + " by default."),
+                            String.class)
+                    .flinkConfigKey("compression-level")
+                    .build();
+
+    /** ORC compression strategy. */
+    public static final ConnectorOption<String> COMPRESSION_STRATEGY =
+            ConnectorOption.builder(
+                            ConfigOptions.key("compression-strategy")
+                                    .stringType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "Compression strategy of ORC files: speed or"
+                                                    + " compression. Falls back to the table"
+                                                    + " property 'write.orc.compression-strategy',"
+                                                    + " else speed."),
+                            String.class)
+                    .flinkConfigKey("compression-strategy")
+                    .tableProperty(TableProperties.ORC_COMPRESSION_STRATEGY)
+                    .build();
+
+    /** Whether INSERT and UPDATE_AFTER rows replace the row of their key. */
+    public static final ConnectorOption<Boolean> UPSERT_ENABLED =
+            ConnectorOption.builder(
+                            ConfigOptions.key("upsert-enabled")
+                                    .booleanType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "Upsert mode: INSERT and UPDATE_AFTER rows replace the"
+                                                    + " row with the same equality key, DELETE rows"
+                                                    + " remove it, UPDATE_BEFORE rows are ignored."
+                                                    + " Needs equality fields and a format v2+"
+                                                    + " table; not allowed with overwrite. Falls"
+                                                    + " back to the table property"
+                                                    + " 'write.upsert.enabled', else false."),
+                            Boolean.class)
+                    .flinkConfigKey("upsert-enabled")
+                    .tableProperty(TableProperties.UPSERT_ENABLED)
+                    .build();
+
+    /** Whether each commit replaces the partitions it writes to. */
+    public static final ConnectorOption<Boolean> OVERWRITE_ENABLED =
+            ConnectorOption.builder(
+                            ConfigOptions.key("overwrite-enabled")
+                                    .booleanType()
+                                    .defaultValue(false)
+                                    .withDescription(
+                                            "Overwrite mode: each commit replaces the partitions"
+                                                    + " its rows fall into (the whole table when it"
+                                                    + " is unpartitioned) instead of appending."),
+                            Boolean.class)
+                    .flinkConfigKey("overwrite-enabled")
+                    .build();
+
+    /** How rows are distributed to the writer subtasks. */
+    public static final ConnectorOption<String> DISTRIBUTION_MODE =
+            ConnectorOption.builder(
+                            ConfigOptions.key("distribution-mode")
+                                    .stringType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "How rows reach the writers: 'none' (no shuffle, or by"
+                                                    + " equality key when there is one), 'hash' (by"
+                                                    + " partition; by equality key for unpartitioned"
+                                                    + " tables) or 'range' (not supported yet)."
+                                                    + " Falls back to the table property"
+                                                    + " 'write.distribution-mode', else none."),
+                            String.class)
+                    .flinkConfigKey("distribution-mode")
+                    .tableProperty(TableProperties.WRITE_DISTRIBUTION_MODE)
+                    .build();
+
+    /** Statistics type of range distribution; accepted for compatibility, range is rejected. */
+    public static final ConnectorOption<String> RANGE_DISTRIBUTION_STATISTICS_TYPE =
+            ConnectorOption.builder(
+                            ConfigOptions.key("range-distribution-statistics-type")
+                                    .stringType()
+                                    .defaultValue("Auto")
+                                    .withDescription(
+                                            "Statistics used by range distribution: Map, Sketch or"
+                                                    + " Auto. Only meaningful with"
+                                                    + " distribution-mode 'range', which this sink"
+                                                    + " does not support yet."),
+                            String.class)
+                    .flinkConfigKey("range-distribution-statistics-type")
+                    .build();
+
+    /** Sort-key base weight of range distribution; accepted for compatibility. */
+    public static final ConnectorOption<Double> RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT =
+            ConnectorOption.builder(
+                            ConfigOptions.key("range-distribution-sort-key-base-weight")
+                                    .doubleType()
+                                    .defaultValue(0.0)
+                                    .withDescription(
+                                            "Base weight of every sort key for range distribution."
+                                                    + " Only meaningful with distribution-mode"
+                                                    + " 'range', which this sink does not support"
+                                                    + " yet."),
+                            Double.class)
+                    .flinkConfigKey("range-distribution-sort-key-base-weight")
+                    .build();
+
+    /** Branch the sink commits to (option-only). */
+    public static final ConnectorOption<String> BRANCH =
+            ConnectorOption.builder(
+                            ConfigOptions.key("branch")
+                                    .stringType()
+                                    .defaultValue("main")
+                                    .withDescription(
+                                            "Branch the sink commits to; created on the first"
+                                                    + " commit when missing. Option-only: never"
+                                                    + " read from the Flink configuration."),
+                            String.class)
+                    .build();
+
+    /** Parallelism of the writers (option-only). */
+    public static final ConnectorOption<Integer> WRITE_PARALLELISM =
+            ConnectorOption.builder(
+                            ConfigOptions.key("write-parallelism")
+                                    .intType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "Parallelism of the writer subtasks (and of the"
+                                                    + " distribution and de-duplication before"
+                                                    + " them); default: the input's parallelism."
+                                                    + " Option-only: never read from the Flink"
+                                                    + " configuration."),
+                            Integer.class)
+                    .build();
+
+    /** Suffix of the uids of the sink's operators. */
+    public static final ConnectorOption<String> UID_SUFFIX =
+            ConnectorOption.builder(
+                            ConfigOptions.key("uid-suffix")
+                                    .stringType()
+                                    .defaultValue("")
+                                    .withDescription(
+                                            "Suffix of the uids of the sink's operators"
+                                                    + " ('<role>-<suffix>'); empty means the table"
+                                                    + " name. Keep it stable across job versions:"
+                                                    + " changing it loses the committer's state."
+                                                    + " Two sinks in one job need distinct"
+                                                    + " suffixes."),
+                            String.class)
+                    .flinkConfigKey("uid-suffix")
+                    .build();
+
+    /** All write options, for validation of user-given keys and for generated docs. */
+    public static List<ConnectorOption<?>> all() {
+        return List.of(
+                WRITE_FORMAT,
+                TARGET_FILE_SIZE_BYTES,
+                COMPRESSION_CODEC,
+                COMPRESSION_LEVEL,
+                COMPRESSION_STRATEGY,
+                UPSERT_ENABLED,
+                OVERWRITE_ENABLED,
+                DISTRIBUTION_MODE,
+                RANGE_DISTRIBUTION_STATISTICS_TYPE,
+                RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT,
+                BRANCH,
+                WRITE_PARALLELISM,
+                UID_SUFFIX);
+    }
+
+    /**
+     * {@link #COMPRESSION_CODEC} falling back to the codec property of {@code format} ({@code
+     * parquet}, {@code orc} or {@code avro}).
+     */
+    public static ConnectorOption<String> compressionCodecFor(String format) {
+        return COMPRESSION_CODEC.withTableProperty(codecProperty(format));
+    }
+
+    /**
+     * {@link #COMPRESSION_LEVEL} falling back to the level property of {@code format}; ORC has no
+     * level, so for ORC the option has no table property.
+     */
+    public static ConnectorOption<String> compressionLevelFor(String format) {
+        String property = levelProperty(format);
+        return property == null ? COMPRESSION_LEVEL : COMPRESSION_LEVEL.withTableProperty(property);
+    }
+
+    /** The table property holding the compression codec of {@code format}. */
+    static String codecProperty(String format) {
+        switch (format) {
+            case "parquet":
+                return TableProperties.PARQUET_COMPRESSION;
+            case "orc":
+                return TableProperties.ORC_COMPRESSION;
+            case "avro":
+                return TableProperties.AVRO_COMPRESSION;
+            default:
+                throw new IllegalArgumentException("Unknown file format " + format);
+        }
+    }
+
+    /** The table property holding the compression level of {@code format}, null for ORC. */
+    static String levelProperty(String format) {
+        switch (format) {
+            case "parquet":
+                return TableProperties.PARQUET_COMPRESSION_LEVEL;
+            case "avro":
+                return TableProperties.AVRO_COMPRESSION_LEVEL;
+            case "orc":
+                return null;
+            default:
+                throw new IllegalArgumentException("Unknown file format " + format);
+        }
+    }
+}

@@ -1,0 +1,479 @@
+package dev.icebergflink.sink;
+
+import dev.icebergflink.TableLoader;
+import dev.icebergflink.options.OptionValidation;
+import dev.icebergflink.sink.committer.CommitMode;
+import dev.icebergflink.sink.committer.CommitTopology;
+import dev.icebergflink.sink.committer.CommitterSettings;
+import dev.icebergflink.sink.committer.IcebergCommittable;
+import dev.icebergflink.sink.committer.IcebergCommittableSerializer;
+import dev.icebergflink.sink.committer.IcebergCommitter;
+import dev.icebergflink.sink.committer.WriteResultSerializer;
+import dev.icebergflink.sink.distribution.ChangelogDeduplicator;
+import dev.icebergflink.sink.distribution.DistributionTopology;
+import dev.icebergflink.sink.writer.IcebergSinkWriter;
+import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
+import dev.icebergflink.sink.writer.WriterMetrics;
+import dev.icebergflink.sink.writer.WriterMode;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.io.WriteResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Iceberg sink for Flink's Sink V2 API: {@code stream.sinkTo(IcebergSink.forRowData()
+ * .tableLoader(loader).build())}.
+ *
+ * <p>Topology: optional distribution and keyed de-duplication ({@link DistributionTopology}) ->
+ * writer subtasks ({@link IcebergSinkWriter}, one {@link WriteResult} per subtask and checkpoint)
+ * -> one aggregation per table that writes the manifests once ({@link CommitTopology}) -> the
+ * {@link IcebergCommitter}, which makes exactly one Iceberg snapshot per checkpoint, exactly once.
+ *
+ * <p>Modes: append (default); overwrite (dynamic: the partitions the checkpoint touches, the whole
+ * table when unpartitioned; static: {@link Builder#overwritePartition}); upsert into format v2+
+ * tables; changelog input (non-insert row kinds) into format v2+ tables. See {@link Builder}.
+ *
+ * <p>Operator uids: Flink accepts uids on the operators a sink adds only when the sink itself has a
+ * uid. A plain {@code stream.sinkTo(sink)} therefore gets Flink-generated operator ids; for
+ * savepoints that survive job changes use {@link FlinkSink}, or set {@code uid-suffix} and call
+ * {@code stream.sinkTo(sink).uid(sink.writerUid())}: then the writer is {@code
+ * iceberg-writer-<suffix>}, the committer {@code Sink Committer: iceberg-writer-<suffix>}, the
+ * de-duplication {@code iceberg-writer-<suffix>: iceberg-dedup-<suffix>} and the aggregation {@code
+ * iceberg-writer-<suffix>: iceberg-aggregator-<suffix>} (Flink prefixes the uids of a sink's own
+ * operators with the sink's uid); the suffix defaults to the table name.
+ *
+ * <p>Memory in upsert and keyed changelog mode is bounded: the writers keep no per-key map. Keyed
+ * input passes a de-duplication operator whose pending changes (one per key changed since the last
+ * checkpoint) live in keyed state, so they are governed by the state backend (RocksDB spills them
+ * to disk), and are emitted and cleared before each checkpoint barrier.
+ */
+public final class IcebergSink
+        implements Sink<RowData>,
+                SupportsCommitter<IcebergCommittable>,
+                SupportsPreCommitTopology<WriteResult, IcebergCommittable>,
+                SupportsPreWriteTopology<RowData> {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The role part of the writer's uid (used by {@link FlinkSink} on the sink transformation). */
+    public static final String WRITER_ROLE = "iceberg-writer";
+
+    private final TableLoader tableLoader;
+    private final FlinkWriteConf conf;
+    private final CommitterSettings committerSettings;
+    private final RowDataTaskWriterFactory writerFactory;
+    private final DistributionTopology distribution;
+    private final String uidSuffix;
+    private final String tableName;
+    private boolean operatorUids;
+
+    private IcebergSink(
+            TableLoader tableLoader,
+            FlinkWriteConf conf,
+            CommitterSettings committerSettings,
+            RowDataTaskWriterFactory writerFactory,
+            DistributionTopology distribution,
+            String uidSuffix,
+            String tableName,
+            boolean operatorUids) {
+        this.tableLoader = tableLoader;
+        this.conf = conf;
+        this.committerSettings = committerSettings;
+        this.writerFactory = writerFactory;
+        this.distribution = distribution;
+        this.uidSuffix = uidSuffix;
+        this.tableName = tableName;
+        this.operatorUids = operatorUids;
+    }
+
+    /** Starts a sink for {@link RowData} input. */
+    public static Builder forRowData() {
+        return new Builder();
+    }
+
+    @Override
+    public SinkWriter<RowData> createWriter(WriterInitContext context) throws IOException {
+        return new IcebergSinkWriter(
+                writerFactory,
+                new WriterMetrics(context.metricGroup()),
+                context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getTaskInfo().getAttemptNumber());
+    }
+
+    @Override
+    public DataStream<RowData> addPreWriteTopology(DataStream<RowData> input) {
+        return distribution.apply(input, operatorUids);
+    }
+
+    @Override
+    public DataStream<CommittableMessage<IcebergCommittable>> addPreCommitTopology(
+            DataStream<CommittableMessage<WriteResult>> writeResults) {
+        DataStream<CommittableMessage<IcebergCommittable>> committables =
+                CommitTopology.addPreCommitTopology(writeResults, committerSettings);
+        if (!operatorUids) {
+            // Flink rejects uids inside a sink's topology unless the sink itself has a uid; a
+            // plain sinkTo(sink) has none, so the aggregation goes without one (see class doc)
+            clearUids(committables.getTransformation(), 3);
+        }
+        return committables;
+    }
+
+    private static void clearUids(Transformation<?> transformation, int depth) {
+        if (depth == 0 || transformation.getUid() == null && transformation.getInputs().isEmpty()) {
+            return;
+        }
+        if (transformation.getUid() != null
+                && transformation.getUid().startsWith(CommitTopology.AGGREGATOR_ROLE)) {
+            transformation.setUid(null);
+        }
+        for (Transformation<?> input : transformation.getInputs()) {
+            clearUids(input, depth - 1);
+        }
+    }
+
+    /**
+     * Gives the operators of the sink's own topology (de-duplication, aggregation) stable uids
+     * {@code <role>-<uid suffix>}. Flink then requires the sink itself to have a uid: call {@code
+     * stream.sinkTo(sink).uid(sink.writerUid())}. {@link FlinkSink} does both; setting {@code
+     * uid-suffix} on the builder turns this on too.
+     */
+    public IcebergSink withOperatorUids() {
+        this.operatorUids = true;
+        return this;
+    }
+
+    /** Whether the sink's own operators get uids (see {@link #withOperatorUids()}). */
+    public boolean operatorUids() {
+        return operatorUids;
+    }
+
+    @Override
+    public SimpleVersionedSerializer<WriteResult> getWriteResultSerializer() {
+        return new WriteResultSerializer(tableLoader.clone());
+    }
+
+    @Override
+    public Committer<IcebergCommittable> createCommitter(CommitterInitContext context) {
+        return IcebergCommitter.create(committerSettings, context);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<IcebergCommittable> getCommittableSerializer() {
+        return new IcebergCommittableSerializer();
+    }
+
+    /** The resolved write configuration. */
+    public FlinkWriteConf writeConf() {
+        return conf;
+    }
+
+    /** The commit settings handed to the committer side. */
+    public CommitterSettings committerSettings() {
+        return committerSettings;
+    }
+
+    /** The writer mode chosen for the table and options. */
+    public WriterMode writerMode() {
+        return writerFactory.mode();
+    }
+
+    /** The suffix of every operator uid of this sink (the table name unless set). */
+    public String uidSuffix() {
+        return uidSuffix;
+    }
+
+    /** The uid {@link FlinkSink} gives the writer (and, derived by Flink, the committer). */
+    public String writerUid() {
+        return WRITER_ROLE + "-" + uidSuffix;
+    }
+
+    /** The writer parallelism, or null for the input's. */
+    public Integer writeParallelism() {
+        return conf.writeParallelism();
+    }
+
+    @Override
+    public String toString() {
+        return "IcebergSink{table=" + tableName + ", conf=" + conf + "}";
+    }
+
+    /**
+     * Collects the sink's settings; {@link #build()} validates them against the table.
+     *
+     * <p>Rejected in {@code build()}, with a message naming the option or column: overwrite
+     * together with upsert; upsert without equality fields or on a format v1 table; upsert on a
+     * partitioned table whose partition source columns are not all equality fields; an input schema
+     * ({@link #tableSchema}) that does not fit the table (missing, extra or reordered column, wrong
+     * type, nullable into required); unknown option keys; bad option values; {@code
+     * distribution-mode} 'range' (not supported yet).
+     *
+     * <p>Equality fields come from {@link #equalityFieldColumns}, else from the table's identifier
+     * fields. On a format v2+ table with equality fields, the input is keyed by them and passes the
+     * de-duplication operator (see the class comment for its memory behaviour).
+     */
+    public static final class Builder {
+        private TableLoader tableLoader;
+        private final Map<String, String> options = new LinkedHashMap<>();
+        private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
+        private List<String> equalityFieldColumns;
+        private ResolvedSchema tableSchema;
+        private ReadableConfig flinkConf;
+        private Map<String, String> staticPartition;
+
+        Builder() {}
+
+        /** The table to write (required). */
+        public Builder tableLoader(TableLoader loader) {
+            this.tableLoader = loader;
+            return this;
+        }
+
+        /** Overwrite mode ({@link FlinkWriteOptions#OVERWRITE_ENABLED}). */
+        public Builder overwrite(boolean enabled) {
+            return set(FlinkWriteOptions.OVERWRITE_ENABLED.key(), Boolean.toString(enabled));
+        }
+
+        /** Upsert mode ({@link FlinkWriteOptions#UPSERT_ENABLED}). */
+        public Builder upsert(boolean enabled) {
+            return set(FlinkWriteOptions.UPSERT_ENABLED.key(), Boolean.toString(enabled));
+        }
+
+        /** The equality-field columns; default: the table's identifier fields. */
+        public Builder equalityFieldColumns(List<String> columns) {
+            this.equalityFieldColumns = columns == null ? null : List.copyOf(columns);
+            return this;
+        }
+
+        /** How rows reach the writers ({@link FlinkWriteOptions#DISTRIBUTION_MODE}). */
+        public Builder distributionMode(DistributionMode mode) {
+            return set(FlinkWriteOptions.DISTRIBUTION_MODE.key(), mode.modeName());
+        }
+
+        /** The writer parallelism ({@link FlinkWriteOptions#WRITE_PARALLELISM}). */
+        public Builder writeParallelism(int parallelism) {
+            return set(FlinkWriteOptions.WRITE_PARALLELISM.key(), Integer.toString(parallelism));
+        }
+
+        /** The branch to commit to ({@link FlinkWriteOptions#BRANCH}). */
+        public Builder toBranch(String branch) {
+            return set(FlinkWriteOptions.BRANCH.key(), branch);
+        }
+
+        /** The uid suffix ({@link FlinkWriteOptions#UID_SUFFIX}). */
+        public Builder uidSuffix(String suffix) {
+            return set(FlinkWriteOptions.UID_SUFFIX.key(), suffix);
+        }
+
+        /** Adds a snapshot-summary property to every commit (the sink's flink.* keys win). */
+        public Builder setSnapshotProperty(String key, String value) {
+            snapshotProperties.put(key, value);
+            return this;
+        }
+
+        /** Adds snapshot-summary properties to every commit. */
+        public Builder setSnapshotProperties(Map<String, String> properties) {
+            snapshotProperties.putAll(properties);
+            return this;
+        }
+
+        /** Sets a write option by key (see {@link FlinkWriteOptions}). */
+        public Builder set(String key, String value) {
+            options.put(key, value);
+            return this;
+        }
+
+        /** Sets write options by key (see {@link FlinkWriteOptions}). */
+        public Builder setAll(Map<String, String> newOptions) {
+            options.putAll(newOptions);
+            return this;
+        }
+
+        /**
+         * The Flink-side schema of the input, when it differs from the table's own (e.g. TINYINT or
+         * CHAR columns); it must fit the table.
+         */
+        public Builder tableSchema(ResolvedSchema schema) {
+            this.tableSchema = schema;
+            return this;
+        }
+
+        /**
+         * The Flink configuration layer of option resolution (between explicit options and table
+         * properties); {@link FlinkSink} passes the job's configuration.
+         */
+        public Builder flinkConf(ReadableConfig config) {
+            this.flinkConf = config;
+            return this;
+        }
+
+        /**
+         * Static partition overwrite (SQL {@code INSERT OVERWRITE ... PARTITION (...)}): replace
+         * exactly the rows of this partition, given as identity partition column -> value (string
+         * form). Implies overwrite mode.
+         */
+        public Builder overwritePartition(Map<String, String> partition) {
+            this.staticPartition = partition == null ? null : new LinkedHashMap<>(partition);
+            if (partition != null) {
+                overwrite(true);
+            }
+            return this;
+        }
+
+        /**
+         * Validates the settings against the table and creates the sink.
+         *
+         * @throws IllegalArgumentException naming the option, column or value at fault
+         */
+        public IcebergSink build() {
+            if (tableLoader == null) {
+                throw new IllegalArgumentException(
+                        "IcebergSink needs a table: call tableLoader(TableLoader)");
+            }
+            OptionValidation.checkKnownKeys(options.keySet(), FlinkWriteOptions.all());
+            Table table;
+            TableLoader loader = tableLoader.clone();
+            try {
+                table = loader.loadTable();
+            } finally {
+                try {
+                    loader.close();
+                } catch (IOException e) {
+                    LOG.debug("Closing the table loader failed", e);
+                }
+            }
+            FlinkWriteConf conf = FlinkWriteConf.resolve(options, flinkConf, table.properties());
+            if (conf.overwrite() && conf.upsert()) {
+                throw new IllegalArgumentException(
+                        "Options 'overwrite-enabled' and 'upsert-enabled' cannot both be true:"
+                                + " overwrite replaces partitions, upsert replaces rows by key");
+            }
+            if (conf.distributionMode() == DistributionMode.RANGE) {
+                throw new IllegalArgumentException(
+                        "Option 'distribution-mode' = 'range' is not supported yet by this sink;"
+                                + " use 'none' or 'hash'");
+            }
+            RowType rowType = SinkValidation.inputType(table.schema(), tableSchema);
+            int formatVersion = TableUtil.formatVersion(table);
+            List<Integer> equalityIds =
+                    SinkValidation.equalityFieldIds(table.schema(), equalityFieldColumns);
+            if (conf.upsert()) {
+                SinkValidation.checkUpsert(
+                        formatVersion, table.schema(), table.spec(), equalityIds);
+            } else if (equalityFieldColumns != null
+                    && !equalityFieldColumns.isEmpty()
+                    && !table.schema().identifierFieldIds().isEmpty()
+                    && !table.schema().identifierFieldIds().containsAll(equalityIds)) {
+                LOG.info(
+                        "Equality field columns {} differ from the identifier fields of table {};"
+                                + " using the equality field columns",
+                        equalityFieldColumns,
+                        table.name());
+            }
+
+            WriterMode writerMode;
+            CommitMode commitMode;
+            ChangelogDeduplicator.Mode dedup = null;
+            Expression staticFilter = null;
+            if (conf.overwrite()) {
+                writerMode = WriterMode.APPEND;
+                if (staticPartition != null) {
+                    staticFilter =
+                            SinkValidation.staticPartitionFilter(
+                                    table.schema(), table.spec(), staticPartition);
+                    commitMode = CommitMode.STATIC_OVERWRITE;
+                } else {
+                    commitMode = CommitMode.DYNAMIC_OVERWRITE;
+                }
+            } else if (staticPartition != null) {
+                throw new IllegalArgumentException(
+                        "overwritePartition(...) needs option 'overwrite-enabled' = true");
+            } else if (conf.upsert()) {
+                writerMode = WriterMode.UPSERT;
+                commitMode = CommitMode.ROW_DELTA;
+                dedup = ChangelogDeduplicator.Mode.UPSERT;
+            } else if (formatVersion >= 2) {
+                writerMode = WriterMode.CHANGELOG;
+                commitMode = CommitMode.ROW_DELTA;
+                dedup = equalityIds.isEmpty() ? null : ChangelogDeduplicator.Mode.CHANGELOG;
+            } else {
+                writerMode = WriterMode.APPEND;
+                commitMode = CommitMode.APPEND;
+            }
+            List<Integer> deleteKey = writerMode == WriterMode.APPEND ? List.of() : equalityIds;
+
+            String suffix = conf.uidSuffix().isEmpty() ? table.name() : conf.uidSuffix();
+            CommitterSettings.Builder settings =
+                    CommitterSettings.builder(tableLoader.clone())
+                            .branch(conf.branch())
+                            .snapshotProperties(snapshotProperties)
+                            .uidSuffix(suffix)
+                            .mode(commitMode);
+            if (staticFilter != null) {
+                settings.staticOverwrite(staticFilter);
+            }
+            RowDataTaskWriterFactory factory =
+                    new RowDataTaskWriterFactory(
+                            table,
+                            rowType,
+                            conf.format(),
+                            conf.targetFileSizeBytes(),
+                            conf.writeProperties(),
+                            writerMode,
+                            deleteKey);
+            DistributionTopology distribution =
+                    new DistributionTopology(
+                            conf.distributionMode(),
+                            rowType,
+                            table.schema(),
+                            table.spec(),
+                            SinkValidation.positions(table.schema(), equalityIds),
+                            dedup,
+                            conf.writeParallelism(),
+                            suffix);
+            LOG.info(
+                    "Iceberg sink for table {}: writer mode {}, commit mode {}, equality fields"
+                            + " {}, {}",
+                    table.name(),
+                    writerMode,
+                    commitMode,
+                    Arrays.toString(
+                            equalityIds.stream().map(table.schema()::findColumnName).toArray()),
+                    conf);
+            return new IcebergSink(
+                    tableLoader.clone(),
+                    conf,
+                    settings.build(),
+                    factory,
+                    distribution,
+                    suffix,
+                    table.name(),
+                    !conf.uidSuffix().isEmpty());
+        }
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergSink.class);
+}

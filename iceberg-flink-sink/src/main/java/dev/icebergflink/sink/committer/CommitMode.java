@@ -1,0 +1,28 @@
+package dev.icebergflink.sink.committer;
+
+/**
+ * How the committer turns one checkpoint's files into one Iceberg snapshot.
+ *
+ * <p>It exists so that the writer side (which knows the user's overwrite/upsert choice) and the
+ * commit side agree on a single, explicit operation per sink instead of guessing it from the files.
+ */
+public enum CommitMode {
+    /** Fast append of the data files ({@code AppendFiles}); delete files are not allowed. */
+    APPEND,
+    /**
+     * Replace every partition the checkpoint's data files touch ({@code ReplacePartitions}); the
+     * whole table when it is unpartitioned. Delete files are not allowed.
+     */
+    DYNAMIC_OVERWRITE,
+    /**
+     * Delete the rows the static overwrite filter matches and add the checkpoint's data files
+     * ({@code OverwriteFiles.overwriteByRowFilter}). The first commit of a job/operator empties the
+     * filtered partition even when the checkpoint holds no files.
+     */
+    STATIC_OVERWRITE,
+    /**
+     * Add data and delete files together ({@code RowDelta}), validating that data files referenced
+     * by position deletes still exist. Used for upsert and changelog input.
+     */
+    ROW_DELTA
+}

@@ -1,0 +1,32 @@
+package dev.icebergflink.sink.committer;
+
+/**
+ * The snapshot-summary keys through which the sink records who committed what.
+ *
+ * <p>The first three are the keys of Iceberg's own Flink connector, with the same meaning, so that
+ * tools reading them and jobs moving between connectors keep working.
+ */
+public final class CommitSummaryKeys {
+
+    /** The Flink job id under which the committed data was produced. */
+    public static final String JOB_ID = "flink.job-id";
+
+    /** The id of the sink's aggregation operator that produced the committed data. */
+    public static final String OPERATOR_ID = "flink.operator-id";
+
+    /**
+     * The highest regular checkpoint id whose data is committed for this job and operator. For an
+     * end-of-input commit it is the checkpoint before the end of input, never {@code
+     * Long.MAX_VALUE}.
+     */
+    public static final String MAX_COMMITTED_CHECKPOINT_ID = "flink.max-committed-checkpoint-id";
+
+    /**
+     * Ours: set only on the commit of the end of bounded input, to the id Flink gave those final
+     * results; it lets a repeated end-of-input commit be recognised without claiming later
+     * checkpoint ids as committed.
+     */
+    public static final String END_OF_INPUT_CHECKPOINT_ID = "flink.end-of-input-checkpoint-id";
+
+    private CommitSummaryKeys() {}
+}

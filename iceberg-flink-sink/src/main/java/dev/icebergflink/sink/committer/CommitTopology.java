@@ -1,0 +1,59 @@
+package dev.icebergflink.sink.committer;
+
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.iceberg.io.WriteResult;
+
+/**
+ * Builds the global commit step of the sink: the one aggregation per table between the writers and
+ * the committer.
+ *
+ * <p>It exists so that the sink's {@code addPreCommitTopology} is one call: every writer subtask's
+ * {@link WriteResult} of a checkpoint goes to a single aggregation operator (parallelism 1), which
+ * writes the manifests once and emits exactly one {@link IcebergCommittable} per checkpoint. The
+ * output is routed with {@code global()} so that the committable and its summary always reach the
+ * same committer subtask, whatever parallelism Flink gives the committer.
+ */
+public final class CommitTopology {
+
+    /** The uid prefix (role) of the aggregation operator. */
+    public static final String AGGREGATOR_ROLE = "iceberg-aggregator";
+
+    private CommitTopology() {}
+
+    /**
+     * Adds the aggregation after the writers.
+     *
+     * @param writeResults the writers' output ({@code CommittableSummary} and {@code
+     *     CommittableWithLineage} messages carrying one {@link WriteResult} per subtask and
+     *     checkpoint)
+     * @param settings the commit settings; its uid suffix names the operator
+     * @return one committable message pair (summary + committable) per checkpoint
+     */
+    public static DataStream<CommittableMessage<IcebergCommittable>> addPreCommitTopology(
+            DataStream<CommittableMessage<WriteResult>> writeResults, CommitterSettings settings) {
+        String uid = aggregatorUid(settings);
+        SingleOutputStreamOperator<CommittableMessage<IcebergCommittable>> aggregated =
+                writeResults
+                        .global()
+                        .transform(
+                                uid,
+                                CommittableMessageTypeInfo.of(IcebergCommittableSerializer::new),
+                                new WriteResultAggregator(settings))
+                        .uid(uid)
+                        .setParallelism(1)
+                        .setMaxParallelism(1);
+        return aggregated.global();
+    }
+
+    /** The stable uid of the aggregation operator: {@code iceberg-aggregator-<suffix>}. */
+    public static String aggregatorUid(CommitterSettings settings) {
+        String suffix = settings.uidSuffix();
+        if (suffix.isEmpty()) {
+            suffix = settings.tableLoader().clone().loadTable().name();
+        }
+        return AGGREGATOR_ROLE + "-" + suffix;
+    }
+}

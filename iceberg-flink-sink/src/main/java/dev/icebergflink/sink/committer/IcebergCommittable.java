@@ -1,0 +1,153 @@
+package dev.icebergflink.sink.committer;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.apache.iceberg.ManifestFile;
+
+/**
+ * What the committer commits for one checkpoint of one sink: the temporary manifests the
+ * aggregation wrote, and who produced them (job id, operator id, checkpoint id).
+ *
+ * <p>It exists because exactly-once needs the identity of the data to travel with the data: the job
+ * id is the one the data was written under, which survives restores in the committer's state, so a
+ * restored job (new job id) still finds the commit an earlier attempt made.
+ *
+ * <p>{@link #endOfInput()} marks the committable that the end of bounded input produced; its
+ * checkpoint id is the one Flink gave the final results (the last checkpoint plus one, or the
+ * aggregation's own substitute for {@code Long.MAX_VALUE}). See {@link IcebergCommitter} for how it
+ * is recorded so that later jobs with the same job id are not affected.
+ */
+public final class IcebergCommittable {
+
+    private final String jobId;
+    private final String operatorId;
+    private final long checkpointId;
+    private final boolean endOfInput;
+    private final List<ManifestFile> dataManifests;
+    private final List<ManifestFile> deleteManifests;
+    private final List<ManifestFile> rewrittenDeleteManifests;
+    private final List<String> referencedDataFiles;
+
+    /** A committable; the lists are copied. */
+    public IcebergCommittable(
+            String jobId,
+            String operatorId,
+            long checkpointId,
+            boolean endOfInput,
+            List<ManifestFile> dataManifests,
+            List<ManifestFile> deleteManifests,
+            List<ManifestFile> rewrittenDeleteManifests,
+            List<String> referencedDataFiles) {
+        this.jobId = Objects.requireNonNull(jobId, "jobId");
+        this.operatorId = Objects.requireNonNull(operatorId, "operatorId");
+        this.checkpointId = checkpointId;
+        this.endOfInput = endOfInput;
+        this.dataManifests = List.copyOf(dataManifests);
+        this.deleteManifests = List.copyOf(deleteManifests);
+        this.rewrittenDeleteManifests = List.copyOf(rewrittenDeleteManifests);
+        this.referencedDataFiles = List.copyOf(referencedDataFiles);
+    }
+
+    /** The Flink job id the data was written under. */
+    public String jobId() {
+        return jobId;
+    }
+
+    /** The id of the aggregation operator that wrote the manifests (stable through its uid). */
+    public String operatorId() {
+        return operatorId;
+    }
+
+    /** The checkpoint whose data this is. */
+    public long checkpointId() {
+        return checkpointId;
+    }
+
+    /** Whether these are the final results at the end of bounded input. */
+    public boolean endOfInput() {
+        return endOfInput;
+    }
+
+    /** Temporary manifests of data files, one per partition spec. */
+    public List<ManifestFile> dataManifests() {
+        return dataManifests;
+    }
+
+    /** Temporary manifests of delete files, one per partition spec. */
+    public List<ManifestFile> deleteManifests() {
+        return deleteManifests;
+    }
+
+    /** Temporary manifests of delete files that the new delete files replace (v3 DVs). */
+    public List<ManifestFile> rewrittenDeleteManifests() {
+        return rewrittenDeleteManifests;
+    }
+
+    /** Data files the checkpoint's position deletes refer to; they must still exist at commit. */
+    public List<String> referencedDataFiles() {
+        return referencedDataFiles;
+    }
+
+    /** Whether the checkpoint produced no files at all. */
+    public boolean isEmpty() {
+        return dataManifests.isEmpty()
+                && deleteManifests.isEmpty()
+                && rewrittenDeleteManifests.isEmpty();
+    }
+
+    /** Every temporary manifest of this committable. */
+    public List<ManifestFile> allManifests() {
+        return java.util.stream.Stream.of(dataManifests, deleteManifests, rewrittenDeleteManifests)
+                .flatMap(List::stream)
+                .collect(Collectors.toList());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof IcebergCommittable)) {
+            return false;
+        }
+        IcebergCommittable that = (IcebergCommittable) o;
+        return checkpointId == that.checkpointId
+                && endOfInput == that.endOfInput
+                && jobId.equals(that.jobId)
+                && operatorId.equals(that.operatorId)
+                && paths(dataManifests).equals(paths(that.dataManifests))
+                && paths(deleteManifests).equals(paths(that.deleteManifests))
+                && paths(rewrittenDeleteManifests).equals(paths(that.rewrittenDeleteManifests))
+                && referencedDataFiles.equals(that.referencedDataFiles);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(jobId, operatorId, checkpointId, endOfInput, paths(dataManifests));
+    }
+
+    private static List<String> paths(List<ManifestFile> manifests) {
+        return manifests.stream().map(ManifestFile::path).collect(Collectors.toList());
+    }
+
+    @Override
+    public String toString() {
+        return "IcebergCommittable{job="
+                + jobId
+                + ", operator="
+                + operatorId
+                + ", checkpoint="
+                + checkpointId
+                + (endOfInput ? " (end of input)" : "")
+                + ", dataManifests="
+                + paths(dataManifests)
+                + ", deleteManifests="
+                + paths(deleteManifests)
+                + ", rewrittenDeleteManifests="
+                + paths(rewrittenDeleteManifests)
+                + ", referencedDataFiles="
+                + referencedDataFiles.size()
+                + "}";
+    }
+}

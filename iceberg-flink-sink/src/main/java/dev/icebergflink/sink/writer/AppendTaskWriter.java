@@ -1,0 +1,64 @@
+package dev.icebergflink.sink.writer;
+
+import java.util.List;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.WriteResult;
+
+/**
+ * Writes INSERT and UPDATE_AFTER rows as data rows, one set of rolling files per partition (rows
+ * need not be clustered by partition). Any other row kind fails with an error naming it: this
+ * writer serves format v1 tables and overwrite mode, which cannot express deletes.
+ */
+final class AppendTaskWriter extends PartitionedRowWriter {
+
+    private final String tableName;
+    private final int formatVersion;
+
+    AppendTaskWriter(
+            Table table,
+            RowType flinkType,
+            FileWriterFactory<RowData> writerFactory,
+            OutputFileFactory fileFactory,
+            long targetFileSizeBytes) {
+        super(table, flinkType, writerFactory, fileFactory, targetFileSizeBytes);
+        this.tableName = table.name();
+        this.formatVersion = formatVersion(table);
+    }
+
+    @Override
+    public void write(RowData row) {
+        RowKind kind = row.getRowKind();
+        if (kind != RowKind.INSERT && kind != RowKind.UPDATE_AFTER) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot write a row of kind %s into table %s: %s accepts only INSERT"
+                                    + " and UPDATE_AFTER rows. Deletes need a format v2+ table,"
+                                    + " and are not allowed in overwrite mode.",
+                            kind,
+                            tableName,
+                            formatVersion < 2
+                                    ? "a format v" + formatVersion + " table"
+                                    : "an append or overwrite sink"));
+        }
+        writeData(row, partitionOf(row));
+    }
+
+    @Override
+    void completeDeletes(WriteResult.Builder result) {}
+
+    @Override
+    List<ContentFile<?>> closeDeletesForAbort() {
+        return List.of();
+    }
+
+    static int formatVersion(Table table) {
+        return TableUtil.formatVersion(table);
+    }
+}

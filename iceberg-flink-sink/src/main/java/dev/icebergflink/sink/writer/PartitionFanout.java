@@ -1,0 +1,124 @@
+package dev.icebergflink.sink.writer;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.io.FileWriter;
+import org.apache.iceberg.util.StructLikeMap;
+
+/**
+ * Keeps one open rolling file writer per partition of one spec (a fanout: rows need not arrive
+ * sorted by partition), or a single writer for an unpartitioned spec.
+ *
+ * <p>It exists because Iceberg's fanout base class is not public and equality-delete files need the
+ * same per-partition fanout as data files. Partition keys are copied before they are kept, so
+ * callers may reuse their key object.
+ *
+ * @param <T> the rows written
+ * @param <R> the result of one file writer
+ */
+final class PartitionFanout<T, R> implements Closeable {
+
+    private final PartitionSpec spec;
+    private final BiFunction<PartitionSpec, StructLike, FileWriter<T, R>> newWriter;
+    private final StructLikeMap<FileWriter<T, R>> writers;
+    private final List<R> results = new ArrayList<>();
+    private FileWriter<T, R> unpartitionedWriter;
+    private boolean closed;
+
+    PartitionFanout(
+            PartitionSpec spec, BiFunction<PartitionSpec, StructLike, FileWriter<T, R>> newWriter) {
+        this.spec = spec;
+        this.newWriter = newWriter;
+        this.writers = spec.isUnpartitioned() ? null : StructLikeMap.create(spec.partitionType());
+    }
+
+    /** Writes {@code row} into the file of {@code partition} (ignored when unpartitioned). */
+    void write(T row, StructLike partition) {
+        FileWriter<T, R> writer;
+        if (writers == null) {
+            if (unpartitionedWriter == null) {
+                unpartitionedWriter = newWriter.apply(spec, null);
+            }
+            writer = unpartitionedWriter;
+        } else {
+            writer = writers.get(partition);
+            if (writer == null) {
+                StructLike copy = copy(partition);
+                writer = newWriter.apply(spec, copy);
+                writers.put(copy, writer);
+            }
+        }
+        writer.write(row);
+    }
+
+    /** Closes every open writer and returns their results; idempotent. */
+    List<R> results() throws IOException {
+        close();
+        return results;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        IOException failure = null;
+        List<FileWriter<T, R>> open = new ArrayList<>();
+        if (unpartitionedWriter != null) {
+            open.add(unpartitionedWriter);
+        }
+        if (writers != null) {
+            open.addAll(writers.values());
+        }
+        for (FileWriter<T, R> writer : open) {
+            try {
+                writer.close();
+                results.add(writer.result());
+            } catch (IOException | RuntimeException e) {
+                if (failure == null) {
+                    failure = e instanceof IOException io ? io : new IOException(e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static StructLike copy(StructLike partition) {
+        if (partition instanceof org.apache.iceberg.PartitionKey key) {
+            return key.copy();
+        }
+        Object[] values = new Object[partition.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = partition.get(i, Object.class);
+        }
+        return new CopiedPartition(values);
+    }
+
+    /** A detached copy of partition values. */
+    private record CopiedPartition(Object[] values) implements StructLike {
+        @Override
+        public int size() {
+            return values.length;
+        }
+
+        @Override
+        public <V> V get(int pos, Class<V> javaClass) {
+            return javaClass.cast(values[pos]);
+        }
+
+        @Override
+        public <V> void set(int pos, V value) {
+            values[pos] = value;
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package dev.icebergflink.sink.writer;
+
+import dev.icebergflink.data.RowDataFileWriterFactory;
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SerializableTable;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Creates the {@link TaskWriter} of one writer subtask: an {@link AppendTaskWriter} for {@link
+ * WriterMode#APPEND}, a {@link DeltaTaskWriter} for upsert and changelog writes.
+ *
+ * <p>It exists so that the sink decides once, at build time, how rows are written (format, target
+ * size, writer properties, equality fields, mode) and ships that decision to the subtasks. It
+ * carries a {@link SerializableTable} copy taken when the sink was built, so every subtask writes
+ * with the schema and partition spec that were validated. Call {@link #initialize} once per
+ * subtask, then {@link #create} once per checkpoint.
+ */
+public final class RowDataTaskWriterFactory implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Table table;
+    private final RowType flinkType;
+    private final FileFormat format;
+    private final long targetFileSizeBytes;
+    private final Map<String, String> writeProperties;
+    private final WriterMode mode;
+    private final int[] equalityFieldIds;
+
+    private transient RowDataFileWriterFactory fileWriterFactory;
+    private transient OutputFileFactory outputFileFactory;
+
+    /**
+     * @param table the table written (a serializable copy is taken)
+     * @param flinkType the type of the incoming rows; its fields match the table's columns by
+     *     position
+     * @param format the format of data and delete files
+     * @param targetFileSizeBytes the size at which files are rolled
+     * @param writePropertyOverrides writer properties that override the table's
+     * @param mode what to do with each row kind
+     * @param equalityFieldIds the key of equality deletes; empty means whole-row deletes in {@link
+     *     WriterMode#CHANGELOG}; required for {@link WriterMode#UPSERT}
+     */
+    public RowDataTaskWriterFactory(
+            Table table,
+            RowType flinkType,
+            FileFormat format,
+            long targetFileSizeBytes,
+            Map<String, String> writePropertyOverrides,
+            WriterMode mode,
+            List<Integer> equalityFieldIds) {
+        this.table = table instanceof SerializableTable ? table : SerializableTable.copyOf(table);
+        this.flinkType = Objects.requireNonNull(flinkType, "flinkType");
+        this.format = Objects.requireNonNull(format, "format");
+        this.targetFileSizeBytes = targetFileSizeBytes;
+        Map<String, String> properties = new HashMap<>(table.properties());
+        properties.putAll(writePropertyOverrides);
+        this.writeProperties = properties;
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.equalityFieldIds = equalityFieldIds.stream().mapToInt(Integer::intValue).toArray();
+        if (mode == WriterMode.UPSERT && this.equalityFieldIds.length == 0) {
+            throw new IllegalArgumentException("Upsert writers need equality field ids");
+        }
+        if (flinkType.getFieldCount() != table.schema().columns().size()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "The input row type %s does not have one field per table column %s",
+                            flinkType, table.schema().asStruct()));
+        }
+    }
+
+    /** The table the writers write to. */
+    public Table table() {
+        return table;
+    }
+
+    /** The writer mode. */
+    public WriterMode mode() {
+        return mode;
+    }
+
+    /** Prepares file naming for one subtask; file names carry the subtask and attempt. */
+    public void initialize(int subtaskId, int attemptId) {
+        this.outputFileFactory =
+                OutputFileFactory.builderFor(table, subtaskId, attemptId)
+                        .format(format)
+                        .operationId(UUID.randomUUID().toString())
+                        .build();
+        this.fileWriterFactory = buildFileWriterFactory();
+    }
+
+    /** A new writer for one checkpoint's rows. */
+    public TaskWriter<org.apache.flink.table.data.RowData> create() {
+        if (outputFileFactory == null) {
+            throw new IllegalStateException("initialize(subtaskId, attemptId) was not called");
+        }
+        if (mode == WriterMode.APPEND) {
+            return new AppendTaskWriter(
+                    table, flinkType, fileWriterFactory, outputFileFactory, targetFileSizeBytes);
+        }
+        return new DeltaTaskWriter(
+                table,
+                flinkType,
+                fileWriterFactory,
+                outputFileFactory,
+                targetFileSizeBytes,
+                mode,
+                deleteProjection());
+    }
+
+    private RowDataFileWriterFactory buildFileWriterFactory() {
+        RowDataFileWriterFactory.Builder builder =
+                RowDataFileWriterFactory.builderFor(table)
+                        .dataFileFormat(format)
+                        .deleteFileFormat(format)
+                        .dataSchema(table.schema())
+                        .dataFlinkType(flinkType)
+                        .writeProperties(writeProperties);
+        if (mode != WriterMode.APPEND) {
+            int[] ids = deleteFieldIds();
+            builder.equalityFieldIds(ids);
+            if (equalityFieldIds.length > 0) {
+                Set<Integer> keyIds = new LinkedHashSet<>();
+                Arrays.stream(ids).forEach(keyIds::add);
+                Schema keySchema = new Schema(keyColumns(keyIds));
+                builder.equalityDeleteRowSchema(keySchema)
+                        .equalityDeleteFlinkType(deleteProjection().projectedType());
+            }
+        }
+        return builder.build();
+    }
+
+    /** Key columns in table order; the projection produces them in the same order. */
+    private List<Types.NestedField> keyColumns(Set<Integer> keyIds) {
+        return table.schema().columns().stream()
+                .filter(field -> keyIds.contains(field.fieldId()))
+                .toList();
+    }
+
+    /** The field ids of equality deletes: the key, or every top-level primitive column. */
+    private int[] deleteFieldIds() {
+        if (equalityFieldIds.length > 0) {
+            return equalityFieldIds;
+        }
+        return table.schema().columns().stream()
+                .filter(field -> field.type().isPrimitiveType())
+                .mapToInt(Types.NestedField::fieldId)
+                .toArray();
+    }
+
+    /** Projects incoming rows to the rows written into equality-delete files; null = whole row. */
+    private RowDataProjection deleteProjection() {
+        if (equalityFieldIds.length == 0) {
+            return null;
+        }
+        Set<Integer> keyIds = new LinkedHashSet<>();
+        Arrays.stream(equalityFieldIds).forEach(keyIds::add);
+        List<Types.NestedField> columns = table.schema().columns();
+        int[] positions = new int[keyIds.size()];
+        int next = 0;
+        for (int pos = 0; pos < columns.size(); pos++) {
+            if (keyIds.contains(columns.get(pos).fieldId())) {
+                positions[next++] = pos;
+            }
+        }
+        if (next != positions.length) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Equality field ids %s must all be top-level columns of %s",
+                            keyIds, table.schema().asStruct()));
+        }
+        return new RowDataProjection(flinkType, positions);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.icebergflink.sink.writer;
+
+/**
+ * What a writer does with each row, by its {@link org.apache.flink.types.RowKind}.
+ *
+ * <p>It exists so that the builder decides the row semantics once (from the table's format version,
+ * the equality fields and the upsert/overwrite options) and the writers only follow it.
+ */
+public enum WriterMode {
+    /**
+     * INSERT and UPDATE_AFTER rows become data rows; any other row kind fails the job with an error
+     * that names it (format v1 tables and overwrite mode).
+     */
+    APPEND,
+    /**
+     * INSERT and UPDATE_AFTER write an equality delete of the row's key (in the row's partition)
+     * and the row; DELETE writes only the key delete; UPDATE_BEFORE is dropped.
+     */
+    UPSERT,
+    /**
+     * Changelog into format v2+ tables: INSERT and UPDATE_AFTER write the row; DELETE and
+     * UPDATE_BEFORE write an equality delete of the row's key when equality fields are set, else of
+     * the whole row (its top-level primitive columns).
+     */
+    CHANGELOG
+}

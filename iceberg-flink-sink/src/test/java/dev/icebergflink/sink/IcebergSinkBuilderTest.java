@@ -1,0 +1,256 @@
+package dev.icebergflink.sink;
+
+import static dev.icebergflink.sink.SinkTestTables.BY_PART;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.icebergflink.TableLoader;
+import dev.icebergflink.sink.committer.CommitMode;
+import dev.icebergflink.sink.writer.WriterMode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.PartitionSpec;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class IcebergSinkBuilderTest {
+
+    @TempDir Path warehouse;
+    private SinkTestTables tables;
+
+    @BeforeEach
+    void setUp() {
+        tables = new SinkTestTables(warehouse);
+    }
+
+    private static ResolvedSchema schema(Column... columns) {
+        return ResolvedSchema.of(columns);
+    }
+
+    @Test
+    void requiresATable() {
+        assertThatThrownBy(() -> IcebergSink.forRowData().build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tableLoader");
+    }
+
+    @Test
+    void choosesWriterAndCommitModes() {
+        TableLoader v1 = tables.create(PartitionSpec.unpartitioned(), 1);
+        TableLoader v2 = tables.create(BY_PART, 2);
+        IcebergSink append = IcebergSink.forRowData().tableLoader(v1).build();
+        assertThat(append.writerMode()).isEqualTo(WriterMode.APPEND);
+        assertThat(append.committerSettings().mode()).isEqualTo(CommitMode.APPEND);
+
+        IcebergSink changelog = IcebergSink.forRowData().tableLoader(v2).build();
+        assertThat(changelog.writerMode()).isEqualTo(WriterMode.CHANGELOG);
+        assertThat(changelog.committerSettings().mode()).isEqualTo(CommitMode.ROW_DELTA);
+
+        IcebergSink upsert =
+                IcebergSink.forRowData()
+                        .tableLoader(v2)
+                        .upsert(true)
+                        .equalityFieldColumns(List.of("id", "part"))
+                        .build();
+        assertThat(upsert.writerMode()).isEqualTo(WriterMode.UPSERT);
+
+        IcebergSink overwrite = IcebergSink.forRowData().tableLoader(v2).overwrite(true).build();
+        assertThat(overwrite.writerMode()).isEqualTo(WriterMode.APPEND);
+        assertThat(overwrite.committerSettings().mode()).isEqualTo(CommitMode.DYNAMIC_OVERWRITE);
+
+        IcebergSink staticOverwrite =
+                IcebergSink.forRowData()
+                        .tableLoader(v2)
+                        .overwritePartition(Map.of("part", "x"))
+                        .toBranch("b")
+                        .setSnapshotProperty("k", "v")
+                        .uidSuffix("mine")
+                        .build();
+        assertThat(staticOverwrite.committerSettings().mode())
+                .isEqualTo(CommitMode.STATIC_OVERWRITE);
+        assertThat(staticOverwrite.committerSettings().staticOverwriteFilter().toString())
+                .contains("part")
+                .contains("x");
+        assertThat(staticOverwrite.committerSettings().branch()).isEqualTo("b");
+        assertThat(staticOverwrite.committerSettings().snapshotProperties())
+                .containsEntry("k", "v");
+        assertThat(staticOverwrite.writerUid()).isEqualTo("iceberg-writer-mine");
+        assertThat(staticOverwrite.operatorUids()).isTrue();
+    }
+
+    @Test
+    void rejectsOverwriteWithUpsert() {
+        TableLoader v2 = tables.create(PartitionSpec.unpartitioned(), 2);
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(v2)
+                                        .overwrite(true)
+                                        .upsert(true)
+                                        .build())
+                .hasMessageContaining("overwrite-enabled")
+                .hasMessageContaining("upsert-enabled");
+    }
+
+    @Test
+    void rejectsUpsertWithoutEqualityFieldsOrOnV1OrWithPartitionOutsideTheKey() {
+        TableLoader v1 = tables.create(PartitionSpec.unpartitioned(), 1);
+        assertThatThrownBy(() -> IcebergSink.forRowData().tableLoader(v1).upsert(true).build())
+                .hasMessageContaining("upsert-enabled")
+                .hasMessageContaining("format v1");
+
+        // the test schema's identifier field is id; a partition by part is outside the key
+        TableLoader partitioned = tables.create(BY_PART, 2);
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(partitioned)
+                                        .upsert(true)
+                                        .build())
+                .hasMessageContaining("partition field 'part'")
+                .hasMessageContaining("'part'");
+
+        TableLoader v2 = tables.create(PartitionSpec.unpartitioned(), 2);
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(v2)
+                                        .upsert(true)
+                                        .equalityFieldColumns(List.of("nope"))
+                                        .build())
+                .hasMessageContaining("'nope'")
+                .hasMessageContaining("[id, data, part]");
+        // identifier fields serve as equality fields
+        assertThat(IcebergSink.forRowData().tableLoader(v2).upsert(true).build().writerMode())
+                .isEqualTo(WriterMode.UPSERT);
+    }
+
+    @Test
+    void rejectsUpsertWithoutAnyEqualityField() {
+        TableLoader loader =
+                tables.create(
+                        PartitionSpec.unpartitioned(), 2, Map.of("write.upsert.enabled", "true"));
+        // drop the identifier field
+        SinkTestTables.load(loader).updateSchema().setIdentifierFields(List.of()).commit();
+        assertThatThrownBy(() -> IcebergSink.forRowData().tableLoader(loader).build())
+                .hasMessageContaining("needs equality fields");
+    }
+
+    @Test
+    void rejectsInputSchemasThatDoNotFit() {
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
+        Column id = Column.physical("id", DataTypes.BIGINT().notNull());
+        Column data = Column.physical("data", DataTypes.STRING());
+        Column part = Column.physical("part", DataTypes.STRING().notNull());
+
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .tableSchema(schema(id, data))
+                                        .build())
+                .hasMessageContaining("table column 'part' is missing");
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .tableSchema(
+                                                schema(
+                                                        Column.physical(
+                                                                "id", DataTypes.STRING().notNull()),
+                                                        data,
+                                                        part))
+                                        .build())
+                .hasMessageContaining("id");
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .tableSchema(
+                                                schema(
+                                                        Column.physical("id", DataTypes.BIGINT()),
+                                                        data,
+                                                        part))
+                                        .build())
+                .hasMessageContaining("id")
+                .hasMessageContaining("optional");
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .tableSchema(
+                                                schema(
+                                                        id,
+                                                        data,
+                                                        part,
+                                                        Column.physical("extra", DataTypes.INT())))
+                                        .build())
+                .hasMessageContaining("'extra' is not a column");
+
+        // INT into a long column: the writers need BIGINT
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .tableSchema(
+                                                schema(
+                                                        Column.physical(
+                                                                "id", DataTypes.INT().notNull()),
+                                                        data,
+                                                        part))
+                                        .build())
+                .hasMessageContaining("column 'id'")
+                .hasMessageContaining("BIGINT");
+
+        // other Flink types that fit are accepted
+        IcebergSink fits =
+                IcebergSink.forRowData()
+                        .tableLoader(loader)
+                        .tableSchema(
+                                schema(id, Column.physical("data", DataTypes.VARCHAR(10)), part))
+                        .build();
+        assertThat(fits).isNotNull();
+    }
+
+    @Test
+    void rejectsUnknownOptionsRangeAndBadStaticPartitions() {
+        TableLoader loader = tables.create(BY_PART, 2);
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .set("write-fromat", "orc")
+                                        .build())
+                .hasMessageContaining("'write-fromat'")
+                .hasMessageContaining("did you mean 'write-format'");
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .distributionMode(DistributionMode.RANGE)
+                                        .build())
+                .hasMessageContaining("distribution-mode")
+                .hasMessageContaining("not supported yet");
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .overwritePartition(Map.of("data", "x"))
+                                        .build())
+                .hasMessageContaining("'data'")
+                .hasMessageContaining("[part]");
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .set("write-format", "csv")
+                                        .build())
+                .hasMessageContaining("write-format");
+    }
+}

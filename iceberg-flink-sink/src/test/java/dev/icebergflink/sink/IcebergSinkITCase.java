@@ -1,0 +1,324 @@
+package dev.icebergflink.sink;
+
+import static dev.icebergflink.sink.SinkTestTables.BY_PART;
+import static dev.icebergflink.sink.SinkTestTables.TYPE_INFO;
+import static dev.icebergflink.sink.SinkTestTables.row;
+import static dev.icebergflink.sink.SinkTestTables.rows;
+import static dev.icebergflink.sink.SinkTestTables.snapshots;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.icebergflink.TableLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.RowKind;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+/** MiniCluster tests of IcebergSink's modes and formats (FlinkSinkOptionsITCase: options). */
+class IcebergSinkITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
+
+    @TempDir Path warehouse;
+    private SinkTestTables tables;
+
+    @BeforeEach
+    void setUp() {
+        tables = new SinkTestTables(warehouse);
+    }
+
+    static StreamExecutionEnvironment env() {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        env.enableCheckpointing(200);
+        return env;
+    }
+
+    static DataStream<RowData> input(StreamExecutionEnvironment env, List<RowData> rows) {
+        return env.fromData(rows, TYPE_INFO).setParallelism(1);
+    }
+
+    /** {@code count} rows {@code (i, "v" + i, "p" + i % partitions)}, about perCheckpoint each. */
+    static DataStream<RowData> generated(
+            StreamExecutionEnvironment env, int count, int perCheckpoint, int partitions) {
+        GeneratorFunction<Long, RowData> generator = i -> row(i, "v" + i, "p" + (i % partitions));
+        return env.fromSource(
+                        new DataGeneratorSource<>(
+                                generator,
+                                count,
+                                RateLimiterStrategy.perCheckpoint(perCheckpoint),
+                                TYPE_INFO),
+                        WatermarkStrategy.noWatermarks(),
+                        "generator")
+                .setParallelism(1);
+    }
+
+    static List<String> expected(int count, int partitions) {
+        return IntStream.range(0, count)
+                .mapToObj(i -> i + ":v" + i + ":p" + (i % partitions))
+                .sorted()
+                .collect(Collectors.toList());
+    }
+
+    static List<DataFile> addedFiles(TableLoader loader, Snapshot snapshot) {
+        Table table = SinkTestTables.load(loader);
+        List<DataFile> files = new ArrayList<>();
+        snapshot.addedDataFiles(table.io()).forEach(files::add);
+        return files;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"parquet", "orc", "avro"})
+    void appendsInEveryFormatWithOneSnapshotPerCheckpoint(String format) throws Exception {
+        TableLoader loader = tables.create(BY_PART, 2);
+        StreamExecutionEnvironment env = env();
+        generated(env, 400, 100, 3)
+                .sinkTo(
+                        IcebergSink.forRowData()
+                                .tableLoader(loader)
+                                .set("write-format", format)
+                                .build());
+        env.execute("append " + format);
+
+        assertThat(rows(loader)).isEqualTo(expected(400, 3));
+        List<Snapshot> snapshots = snapshots(loader);
+        assertThat(snapshots).isNotEmpty();
+        for (Snapshot snapshot : snapshots) {
+            assertThat(snapshot.operation()).isEqualTo("append");
+            assertThat(snapshot.summary())
+                    .containsKeys(
+                            "flink.job-id",
+                            "flink.operator-id",
+                            "flink.max-committed-checkpoint-id");
+            for (DataFile file : addedFiles(loader, snapshot)) {
+                assertThat(file.format()).isEqualTo(FileFormat.fromString(format));
+            }
+        }
+        // one snapshot per checkpoint, never one per writer: distinct checkpoint ids
+        assertThat(
+                        snapshots.stream()
+                                .map(s -> s.summary().get("flink.max-committed-checkpoint-id"))
+                                .distinct()
+                                .count())
+                .as(
+                        "%s",
+                        snapshots.stream()
+                                .map(s -> s.operation() + s.summary())
+                                .collect(Collectors.toList()))
+                .isEqualTo(snapshots.size());
+    }
+
+    @Test
+    void appendsIntoFormatV1Tables() throws Exception {
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 1);
+        StreamExecutionEnvironment env = env();
+        input(env, List.of(row(1, "a", "x"), row(2, "b", "y")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
+        env.execute();
+        assertThat(rows(loader)).containsExactly("1:a:x", "2:b:y");
+    }
+
+    @Test
+    void dynamicOverwriteReplacesOnlyTouchedPartitions() throws Exception {
+        TableLoader loader = tables.create(BY_PART, 2);
+        StreamExecutionEnvironment env = env();
+        input(env, List.of(row(1, "a", "x"), row(2, "b", "y"), row(3, "c", "x")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
+        env.execute();
+
+        StreamExecutionEnvironment env2 = env();
+        env2.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        input(env2, List.of(row(4, "d", "x")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).overwrite(true).build());
+        env2.execute();
+        assertThat(rows(loader)).containsExactly("2:b:y", "4:d:x");
+        assertThat(SinkTestTables.load(loader).currentSnapshot().operation())
+                .isEqualTo("overwrite");
+    }
+
+    @Test
+    void dynamicOverwriteOfAnUnpartitionedTableReplacesEverything() throws Exception {
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
+        StreamExecutionEnvironment env = env();
+        input(env, List.of(row(1, "a", "x"), row(2, "b", "y")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
+        env.execute();
+        StreamExecutionEnvironment env2 = env();
+        input(env2, List.of(row(3, "c", "z")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).overwrite(true).build());
+        env2.execute();
+        assertThat(rows(loader)).containsExactly("3:c:z");
+    }
+
+    @Test
+    void staticOverwriteReplacesTheGivenPartition() throws Exception {
+        TableLoader loader = tables.create(BY_PART, 2);
+        StreamExecutionEnvironment env = env();
+        input(env, List.of(row(1, "a", "x"), row(2, "b", "y"), row(3, "c", "x")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
+        env.execute();
+
+        StreamExecutionEnvironment env2 = env();
+        env2.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        input(env2, List.of(row(5, "e", "x"), row(6, "f", "x")))
+                .sinkTo(
+                        IcebergSink.forRowData()
+                                .tableLoader(loader)
+                                .overwritePartition(Map.of("part", "x"))
+                                .build());
+        env2.execute();
+        assertThat(rows(loader)).containsExactly("2:b:y", "5:e:x", "6:f:x");
+    }
+
+    @Test
+    void upsertKeepsTheLastChangePerKeyIncludingSeveralUpdatesInOneCheckpoint() throws Exception {
+        TableLoader loader = tables.create(BY_PART, 2);
+        StreamExecutionEnvironment env = env();
+        input(
+                        env,
+                        List.of(
+                                row(1, "a", "x"),
+                                row(2, "b", "x"),
+                                row(3, "c", "y"),
+                                row(RowKind.UPDATE_BEFORE, 1, "a", "x"),
+                                row(RowKind.UPDATE_AFTER, 1, "a2", "x"),
+                                row(1, "a3", "x"),
+                                row(RowKind.UPDATE_AFTER, 1, "a4", "x"),
+                                row(RowKind.DELETE, 2, null, "x"),
+                                row(3, "c2", "y")))
+                .sinkTo(
+                        IcebergSink.forRowData()
+                                .tableLoader(loader)
+                                .upsert(true)
+                                .equalityFieldColumns(List.of("id", "part"))
+                                .build());
+        env.execute();
+        assertThat(rows(loader)).containsExactly("1:a4:x", "3:c2:y");
+
+        // a second job replaces and deletes rows committed by the first
+        StreamExecutionEnvironment env2 = env();
+        input(
+                        env2,
+                        List.of(
+                                row(RowKind.UPDATE_AFTER, 1, "a5", "x"),
+                                row(RowKind.DELETE, 3, "c2", "y"),
+                                row(7, "g", "y")))
+                .sinkTo(
+                        IcebergSink.forRowData()
+                                .tableLoader(loader)
+                                .upsert(true)
+                                .equalityFieldColumns(List.of("id", "part"))
+                                .build());
+        env2.execute();
+        assertThat(rows(loader)).containsExactly("1:a5:x", "7:g:y");
+    }
+
+    @Test
+    void upsertAcrossManyCheckpointsInBothRuntimeModes() throws Exception {
+        for (RuntimeExecutionMode mode :
+                List.of(RuntimeExecutionMode.STREAMING, RuntimeExecutionMode.BATCH)) {
+            TableLoader loader =
+                    tables.create(
+                            PartitionSpec.unpartitioned(),
+                            2,
+                            Map.of("write.upsert.enabled", "true"));
+            StreamExecutionEnvironment env = env();
+            env.setRuntimeMode(mode);
+            // 600 changes over 30 keys: key i % 30, the last value of each key wins
+            GeneratorFunction<Long, RowData> generator = i -> row(i % 30, "v" + i, "p");
+            env.fromSource(
+                            new DataGeneratorSource<>(
+                                    generator,
+                                    600,
+                                    mode == RuntimeExecutionMode.BATCH
+                                            ? RateLimiterStrategy.noOp()
+                                            : RateLimiterStrategy.perCheckpoint(150),
+                                    TYPE_INFO),
+                            // BATCH sorts keyed input by key, then by timestamp: the order of
+                            // the changes of one key is their timestamp order
+                            WatermarkStrategy.<RowData>forMonotonousTimestamps()
+                                    .withTimestampAssigner(
+                                            (row, previous) ->
+                                                    Long.parseLong(
+                                                            row.getString(1)
+                                                                    .toString()
+                                                                    .substring(1))),
+                            "changes")
+                    .setParallelism(1)
+                    .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
+            env.execute("upsert " + mode);
+            List<String> expected =
+                    LongStream.range(570, 600)
+                            .mapToObj(i -> (i % 30) + ":v" + i + ":p")
+                            .sorted()
+                            .collect(Collectors.toList());
+            assertThat(rows(loader)).as(mode.name()).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void changelogIntoV2TablesAppliesRetractions() throws Exception {
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
+        StreamExecutionEnvironment env = env();
+        input(
+                        env,
+                        List.of(
+                                row(1, "a", "x"),
+                                row(2, "b", "x"),
+                                row(3, "c", "x"),
+                                row(RowKind.UPDATE_BEFORE, 1, "a", "x"),
+                                row(RowKind.UPDATE_AFTER, 1, "a2", "x"),
+                                row(RowKind.DELETE, 2, "b", "x")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
+        env.execute();
+        assertThat(rows(loader)).containsExactly("1:a2:x", "3:c:x");
+
+        StreamExecutionEnvironment env2 = env();
+        input(
+                        env2,
+                        List.of(
+                                row(RowKind.UPDATE_BEFORE, 1, "a2", "x"),
+                                row(RowKind.UPDATE_AFTER, 1, "a3", "x"),
+                                row(RowKind.DELETE, 3, "c", "x")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
+        env2.execute();
+        assertThat(rows(loader)).containsExactly("1:a3:x");
+    }
+}

@@ -1,0 +1,169 @@
+package dev.icebergflink.sink.distribution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.types.RowKind;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ChangelogDeduplicatorTest {
+
+    private static final RowType TYPE =
+            RowType.of(
+                    new org.apache.flink.table.types.logical.LogicalType[] {
+                        new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)
+                    },
+                    new String[] {"id", "data"});
+
+    static List<Arguments> backends() {
+        return List.of(
+                Arguments.of("hashmap", new HashMapStateBackend()),
+                Arguments.of("rocksdb", new EmbeddedRocksDBStateBackend()));
+    }
+
+    private static RowData row(RowKind kind, long id, String data) {
+        GenericRowData row = GenericRowData.of(id, StringData.fromString(data));
+        row.setRowKind(kind);
+        return row;
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness(
+            ChangelogDeduplicator.Mode mode, StateBackend backend) throws Exception {
+        EqualityKeySelector keys = new EqualityKeySelector(TYPE, new int[] {0});
+        KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new ChangelogDeduplicator(TYPE, mode), keys, keys.keyType());
+        harness.setStateBackend(backend);
+        return harness;
+    }
+
+    /** Keys with a value in either state; works on every backend. */
+    private static long stateEntries(
+            KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness) {
+        var backend =
+                ((ChangelogDeduplicator) harness.getOneInputOperator()).getKeyedStateBackend();
+        long count = 0;
+        for (String state : List.of("iceberg-last-change", "iceberg-first-retraction")) {
+            try (var keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
+                count += keys.count();
+            }
+        }
+        return count;
+    }
+
+    private static List<String> render(List<RowData> rows) {
+        List<String> out = new ArrayList<>();
+        for (RowData row : rows) {
+            out.add(row.getRowKind().shortString() + row.getLong(0) + ":" + row.getString(1));
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void upsertKeepsTheLastChangePerKeyAndEmitsBeforeTheBarrier(String name, StateBackend backend)
+            throws Exception {
+        try (var harness = harness(ChangelogDeduplicator.Mode.UPSERT, backend)) {
+            harness.open();
+            Random random = new Random(42);
+            TreeMap<Long, String> expected = new TreeMap<>();
+            int keys = 3000;
+            for (int i = 0; i < 20_000; i++) {
+                long id = random.nextInt(keys);
+                int choice = random.nextInt(10);
+                if (choice == 0) {
+                    harness.processElement(row(RowKind.DELETE, id, "gone"), i);
+                    expected.put(id, "-D" + id + ":gone");
+                } else if (choice == 1) {
+                    // UPDATE_BEFORE is dropped in upsert mode: it never becomes the last change
+                    harness.processElement(row(RowKind.UPDATE_BEFORE, id, "before"), i);
+                } else {
+                    RowKind kind = choice % 2 == 0 ? RowKind.INSERT : RowKind.UPDATE_AFTER;
+                    harness.processElement(row(kind, id, "v" + i), i);
+                    expected.put(id, kind.shortString() + id + ":v" + i);
+                }
+            }
+            assertThat(harness.extractOutputValues()).isEmpty();
+
+            harness.prepareSnapshotPreBarrier(1);
+            List<String> emitted = render(harness.extractOutputValues());
+            List<String> want = new ArrayList<>(expected.values());
+            want.sort(null);
+            assertThat(emitted).hasSize(expected.size()).isEqualTo(want);
+            assertThat(stateEntries(harness)).isZero();
+            harness.snapshot(1, 1);
+
+            // the next checkpoint starts from nothing
+            harness.getOutput().clear();
+            harness.processElement(row(RowKind.INSERT, 1, "again"), 1);
+            harness.prepareSnapshotPreBarrier(2);
+            assertThat(render(harness.extractOutputValues())).containsExactly("+I1:again");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void changelogEmitsTheCommittedRowsRetractionAndTheLastInsert(String name, StateBackend backend)
+            throws Exception {
+        try (var harness = harness(ChangelogDeduplicator.Mode.CHANGELOG, backend)) {
+            harness.open();
+            // key 1: update of a committed row, twice -> delete old, insert newest
+            harness.processElement(row(RowKind.UPDATE_BEFORE, 1, "old"), 0);
+            harness.processElement(row(RowKind.UPDATE_AFTER, 1, "mid"), 0);
+            harness.processElement(row(RowKind.UPDATE_BEFORE, 1, "mid"), 0);
+            harness.processElement(row(RowKind.UPDATE_AFTER, 1, "new"), 0);
+            // key 2: inserted and retracted within the checkpoint -> nothing
+            harness.processElement(row(RowKind.INSERT, 2, "x"), 0);
+            harness.processElement(row(RowKind.DELETE, 2, "x"), 0);
+            // key 3: plain insert -> insert only, no delete
+            harness.processElement(row(RowKind.INSERT, 3, "y"), 0);
+            // key 4: delete of a committed row
+            harness.processElement(row(RowKind.DELETE, 4, "z"), 0);
+            harness.prepareSnapshotPreBarrier(1);
+            assertThat(render(harness.extractOutputValues()))
+                    .containsExactly("+I3:y", "+U1:new", "-D1:old", "-D4:z");
+            assertThat(stateEntries(harness)).isZero();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void endOfInputEmitsAndRestoredStateIsEmpty(String name, StateBackend backend)
+            throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var harness = harness(ChangelogDeduplicator.Mode.UPSERT, backend)) {
+            harness.open();
+            harness.processElement(row(RowKind.INSERT, 7, "a"), 0);
+            harness.prepareSnapshotPreBarrier(1);
+            snapshot = harness.snapshot(1, 1);
+            harness.processElement(row(RowKind.INSERT, 8, "b"), 0);
+            harness.endInput();
+            assertThat(render(harness.extractOutputValues())).containsExactly("+I7:a", "+I8:b");
+        }
+        try (var restored = harness(ChangelogDeduplicator.Mode.UPSERT, backend)) {
+            restored.initializeState(snapshot);
+            restored.open();
+            assertThat(stateEntries(restored)).isZero();
+            restored.prepareSnapshotPreBarrier(2);
+            assertThat(restored.extractOutputValues()).isEmpty();
+        }
+    }
+}
