@@ -7,8 +7,8 @@ import dev.icebergflink.table.catalog.FlinkCatalogFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ObjectIdentifier;
@@ -111,7 +111,7 @@ public final class ConnectorTables {
         if (catalog instanceof SupportsNamespaces namespaces
                 && !namespaces.namespaceExists(identifier.namespace())) {
             try {
-                namespaces.createNamespace(identifier.namespace(), Map.of());
+                namespaces.createNamespace(identifier.namespace(), new HashMap<>());
                 LOG.info("Created Iceberg namespace {} for table {}", identifier.namespace(), name);
             } catch (AlreadyExistsException e) {
                 // Created concurrently.

@@ -24,11 +24,8 @@ import org.apache.flink.table.catalog.WatermarkSpec;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
-import org.apache.flink.table.expressions.CallExpression;
-import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
-import org.apache.flink.table.functions.BuiltInFunctionDefinitions;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Table;
 
@@ -192,15 +189,14 @@ public class FlinkDynamicTableFactory
         }
     }
 
-    /** The rowtime column of a {@code WATERMARK FOR c AS SOURCE_WATERMARK()}, or {@code null}. */
+    /**
+     * The rowtime column of the table's watermark declaration, or {@code null}: the planner calls
+     * {@link IcebergTableSource#applySourceWatermark()} only when it is {@code SOURCE_WATERMARK()},
+     * and then the source watermarks that column unless {@code watermark-column} says otherwise.
+     */
     private static String sourceWatermarkColumn(ResolvedSchema schema) {
         for (WatermarkSpec spec : schema.getWatermarkSpecs()) {
-            ResolvedExpression expression = spec.getWatermarkExpression();
-            if (expression instanceof CallExpression call
-                    && call.getFunctionDefinition()
-                            == BuiltInFunctionDefinitions.SOURCE_WATERMARK) {
-                return spec.getRowtimeAttribute();
-            }
+            return spec.getRowtimeAttribute();
         }
         return null;
     }

@@ -94,7 +94,8 @@ class ConnectorTableOptionsTest {
 
     @Test
     void hintsOfCatalogTablesAreTheOptionsThatAreNotTableProperties() {
-        Map<String, String> tableOptions = Map.of("write.format.default", "parquet", "format-version", "2");
+        Map<String, String> tableOptions =
+                Map.of("write.format.default", "parquet", "format-version", "2");
         Map<String, String> hints =
                 SqlOptions.hintsOf(
                         "c.db.t",
