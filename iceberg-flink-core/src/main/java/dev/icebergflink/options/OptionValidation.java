@@ -71,6 +71,29 @@ public final class OptionValidation {
         }
     }
 
+    /**
+     * The valid key that {@code key} is most likely a misspelling of: at most {@code maxEdits}
+     * edits away (ignoring case) and with less than half of the key changed; or {@code null}. Used
+     * by the SQL layer to tell misspelt keys from keys that pass through to the catalog.
+     */
+    public static String likelyMisspellingOf(String key, Collection<String> valid, int maxEdits) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String candidate : valid) {
+            int distance = distance(key, candidate);
+            if (distance < bestDistance) {
+                best = candidate;
+                bestDistance = distance;
+            }
+        }
+        return best != null
+                        && bestDistance > 0
+                        && bestDistance <= maxEdits
+                        && bestDistance * 2 < key.length()
+                ? best
+                : null;
+    }
+
     private static String suggestion(String key, Collection<String> valid) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;

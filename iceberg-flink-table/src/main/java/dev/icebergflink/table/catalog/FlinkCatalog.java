@@ -3,6 +3,9 @@ package dev.icebergflink.table.catalog;
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.table.FlinkDynamicTableFactory;
+import dev.icebergflink.table.metadata.MetadataTableName;
+import dev.icebergflink.table.metadata.MetadataTables;
 import dev.icebergflink.util.SecretMasking;
 import java.io.Closeable;
 import java.io.IOException;
@@ -12,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.AbstractCatalog;
@@ -39,6 +43,7 @@ import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
 import org.apache.flink.table.catalog.stats.CatalogColumnStatistics;
 import org.apache.flink.table.catalog.stats.CatalogTableStatistics;
 import org.apache.flink.table.expressions.Expression;
+import org.apache.flink.table.factories.Factory;
 import org.apache.iceberg.CachingCatalog;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
@@ -84,9 +89,9 @@ import org.slf4j.LoggerFactory;
  * CachingCatalog} and refreshed on every {@link #getTable}, so Flink always plans against the
  * current metadata.
  *
- * <p>Reading and writing the tables needs the connector's dynamic table factory, which issue 5's
- * table source and sink part adds through {@link #getFactory()}; until then this catalog manages
- * metadata only.
+ * <p>Tables are read (and written) through {@link FlinkDynamicTableFactory}, which {@link
+ * #getFactory()} hands to Flink; {@code t$type} object names address Iceberg's read-only metadata
+ * tables ({@code t$snapshots}, {@code t$files}, ...).
  */
 public class FlinkCatalog extends AbstractCatalog {
 
@@ -389,10 +394,39 @@ public class FlinkCatalog extends AbstractCatalog {
         return List.of();
     }
 
+    /**
+     * The Flink view of a table; for an object name {@code t$type} (for example {@code
+     * t$snapshots}) the read-only Iceberg metadata table of that type over {@code t}.
+     */
     @Override
     public CatalogBaseTable getTable(ObjectPath tablePath)
             throws TableNotExistException, CatalogException {
+        Optional<MetadataTableName> metadata;
+        try {
+            metadata = MetadataTableName.parse(tablePath.getObjectName());
+        } catch (IllegalArgumentException e) {
+            throw new TableNotExistException(getName(), tablePath, e);
+        }
+        if (metadata.isPresent()) {
+            ObjectPath base = new ObjectPath(tablePath.getDatabaseName(), metadata.get().table());
+            Table metadataTable = MetadataTables.open(loadTable(base), metadata.get().type());
+            return MetadataTables.toCatalogTable(qualifiedName(tablePath), metadataTable);
+        }
         return TableDefinitions.toCatalogTable(loadTable(tablePath));
+    }
+
+    /**
+     * The options Flink sees for an Iceberg table of this catalog (its properties and format
+     * version), so that the table factory can tell query hints from table options.
+     */
+    public static Map<String, String> flinkOptions(Table table) {
+        return TableDefinitions.toCatalogTable(table).getOptions();
+    }
+
+    /** The factory of this catalog's table sources and sinks. */
+    @Override
+    public Optional<Factory> getFactory() {
+        return Optional.of(new FlinkDynamicTableFactory(this));
     }
 
     /**

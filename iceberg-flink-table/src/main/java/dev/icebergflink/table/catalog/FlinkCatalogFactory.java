@@ -4,6 +4,7 @@ import dev.icebergflink.CatalogLoader;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.factories.CatalogFactory;
@@ -48,6 +49,18 @@ public class FlinkCatalogFactory implements CatalogFactory {
         Configuration hadoopConf = CatalogHadoopConf.build(settings, context.getConfiguration());
         CatalogLoader loader = createCatalogLoader(settings, hadoopConf);
         return new FlinkCatalog(settings, loader);
+    }
+
+    /**
+     * The loader of the Iceberg catalog that validated settings describe, with the Hadoop
+     * configuration built as for a catalog: used by {@code 'connector'='iceberg'} tables, which
+     * name their catalog in their own options.
+     *
+     * @throws ValidationException when a required property is missing or malformed
+     */
+    public static CatalogLoader loaderFor(CatalogSettings settings, ReadableConfig flinkConfig) {
+        return new FlinkCatalogFactory()
+                .createCatalogLoader(settings, CatalogHadoopConf.build(settings, flinkConfig));
     }
 
     /**

@@ -1,0 +1,292 @@
+package dev.icebergflink.table;
+
+import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.TableLoader;
+import dev.icebergflink.source.FlinkReadOptions;
+import dev.icebergflink.source.IcebergSource;
+import dev.icebergflink.source.planning.SplitPlanner;
+import dev.icebergflink.table.source.DeclaredRowDataConverter;
+import dev.icebergflink.table.source.DeclaredTypes;
+import dev.icebergflink.table.source.FlinkFilters;
+import dev.icebergflink.table.source.SourceParallelism;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.expressions.ResolvedExpression;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The SQL source of Iceberg tables: a {@link ScanTableSource} over the FLIP-27 {@link
+ * IcebergSource}, for batch and streaming reads.
+ *
+ * <p>Per-query read options come from hints or connector {@code WITH} options ({@link
+ * FlinkReadOptions}); the {@code streaming} option decides whether the read is unbounded. The
+ * planner pushes down top-level projections, filters ({@link FlinkFilters}; Flink still evaluates
+ * every filter) and limits; {@code WATERMARK FOR c AS SOURCE_WATERMARK()} makes the source emit
+ * split watermarks from the {@code watermark-column} (default: the rowtime column). Rows have the
+ * declared column types ({@link DeclaredRowDataConverter}). A bounded read infers its parallelism
+ * from the planned splits ({@link SourceParallelism}).
+ */
+public final class IcebergTableSource
+        implements ScanTableSource,
+                SupportsProjectionPushDown,
+                SupportsFilterPushDown,
+                SupportsLimitPushDown,
+                SupportsSourceWatermark {
+
+    private final String tableName;
+    private final TableLoader loader;
+    private final Schema icebergSchema;
+    private final RowType declared;
+    private final Map<String, String> readOptions;
+    private final ReadableConfig flinkConfig;
+    private final boolean caseSensitive;
+    private final Integer scanParallelism;
+    private final String rowtimeColumn;
+
+    private int[] projection;
+    private List<Expression> filters = new ArrayList<>();
+    private long limit = -1;
+    private boolean sourceWatermark;
+
+    /**
+     * @param tableName the table, for messages and the operator name
+     * @param loader the loader of the Iceberg table
+     * @param table the Iceberg table as loaded when planning (for its schema)
+     * @param declared the declared physical row type
+     * @param readOptions the explicit read options (hints and {@code WITH})
+     * @param flinkConfig the session configuration
+     * @param caseSensitive whether column names match case-sensitively
+     * @param scanParallelism the {@code scan.parallelism} option, or {@code null}
+     * @param rowtimeColumn the column of a {@code SOURCE_WATERMARK()} declaration, or {@code null}
+     */
+    public IcebergTableSource(
+            String tableName,
+            TableLoader loader,
+            Table table,
+            RowType declared,
+            Map<String, String> readOptions,
+            ReadableConfig flinkConfig,
+            boolean caseSensitive,
+            Integer scanParallelism,
+            String rowtimeColumn) {
+        this.tableName = tableName;
+        this.loader = loader;
+        this.icebergSchema = table.schema();
+        this.declared = declared;
+        this.readOptions = new LinkedHashMap<>(readOptions);
+        this.flinkConfig = flinkConfig;
+        this.caseSensitive = caseSensitive;
+        this.scanParallelism = scanParallelism;
+        this.rowtimeColumn = rowtimeColumn;
+        DeclaredTypes.icebergSideType(tableName, declared, icebergSchema, caseSensitive);
+    }
+
+    private IcebergTableSource(IcebergTableSource other) {
+        this.tableName = other.tableName;
+        this.loader = other.loader;
+        this.icebergSchema = other.icebergSchema;
+        this.declared = other.declared;
+        this.readOptions = new LinkedHashMap<>(other.readOptions);
+        this.flinkConfig = other.flinkConfig;
+        this.caseSensitive = other.caseSensitive;
+        this.scanParallelism = other.scanParallelism;
+        this.rowtimeColumn = other.rowtimeColumn;
+        this.projection = other.projection == null ? null : other.projection.clone();
+        this.filters = new ArrayList<>(other.filters);
+        this.limit = other.limit;
+        this.sourceWatermark = other.sourceWatermark;
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode() {
+        return ChangelogMode.insertOnly();
+    }
+
+    @Override
+    public ScanRuntimeProvider getScanRuntimeProvider(ScanContext runtimeProviderContext) {
+        IcebergSource<RowData> source = createSource();
+        Integer parallelism =
+                SourceParallelism.choose(
+                        flinkConfig,
+                        scanParallelism,
+                        !source.scanContext().streaming(),
+                        () -> countSplits(source),
+                        source.scanContext().limit());
+        return SourceProvider.of(source, parallelism);
+    }
+
+    /** The {@link IcebergSource} for the pushed-down projection, filters and limit. */
+    IcebergSource<RowData> createSource() {
+        RowType produced = producedType();
+        Schema icebergProjection = icebergProjection(produced);
+        IcebergSource.Builder<RowData> builder =
+                IcebergSource.builder(
+                                schema ->
+                                        new DeclaredRowDataConverter(
+                                                tableName,
+                                                FlinkSchemaUtil.convert(schema),
+                                                produced))
+                        .tableLoader(loader)
+                        .flinkConfig(flinkConfig)
+                        .setAll(readOptions)
+                        .project(icebergProjection)
+                        .filters(filters)
+                        .batchSize(
+                                flinkConfig.get(
+                                        FlinkConfigOptions
+                                                .TABLE_EXEC_ICEBERG_FETCH_BATCH_RECORD_COUNT));
+        if (limit >= 0) {
+            long hinted =
+                    Long.parseLong(readOptions.getOrDefault(FlinkReadOptions.LIMIT.key(), "-1"));
+            builder.limit(hinted >= 0 ? Math.min(hinted, limit) : limit);
+        }
+        if (sourceWatermark && !readOptions.containsKey(FlinkReadOptions.WATERMARK_COLUMN.key())) {
+            builder.watermarkColumn(rowtimeColumn);
+        }
+        try {
+            return builder.build();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ValidationException(
+                    String.format("Cannot read Iceberg table %s: %s", tableName, e.getMessage()),
+                    e);
+        }
+    }
+
+    private int countSplits(IcebergSource<RowData> source) {
+        TableLoader clone = loader.clone();
+        try {
+            Table table = clone.loadTable();
+            return new SplitPlanner(table, source.scanContext(), null)
+                    .planBounded()
+                    .splits()
+                    .size();
+        } finally {
+            try {
+                clone.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** The declared type of the rows after projection push-down. */
+    RowType producedType() {
+        if (projection == null) {
+            return declared;
+        }
+        List<RowType.RowField> fields = new ArrayList<>();
+        for (int index : projection) {
+            fields.add(declared.getFields().get(index));
+        }
+        return new RowType(declared.isNullable(), fields);
+    }
+
+    private Schema icebergProjection(RowType produced) {
+        List<Types.NestedField> columns = new ArrayList<>();
+        for (String name : produced.getFieldNames()) {
+            columns.add(
+                    caseSensitive
+                            ? icebergSchema.findField(name)
+                            : icebergSchema.caseInsensitiveFindField(name));
+        }
+        return new Schema(columns);
+    }
+
+    @Override
+    public boolean supportsNestedProjection() {
+        return false;
+    }
+
+    @Override
+    public void applyProjection(int[][] projectedFields, DataType producedDataType) {
+        this.projection = Arrays.stream(projectedFields).mapToInt(path -> path[0]).toArray();
+    }
+
+    /**
+     * Accepts the filters {@link FlinkFilters} converts and that bind to the table schema; all
+     * filters stay with Flink as well (COMPATIBILITY §2).
+     */
+    @Override
+    public Result applyFilters(List<ResolvedExpression> flinkFilters) {
+        List<ResolvedExpression> accepted = new ArrayList<>();
+        for (ResolvedExpression filter : flinkFilters) {
+            FlinkFilters.convert(filter)
+                    .filter(this::binds)
+                    .ifPresent(
+                            expression -> {
+                                accepted.add(filter);
+                                filters.add(expression);
+                            });
+        }
+        return Result.of(accepted, flinkFilters);
+    }
+
+    private boolean binds(Expression expression) {
+        try {
+            Binder.bind(icebergSchema.asStruct(), expression, caseSensitive);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void applyLimit(long newLimit) {
+        this.limit = newLimit;
+    }
+
+    @Override
+    public void applySourceWatermark() {
+        if (rowtimeColumn == null
+                && !readOptions.containsKey(FlinkReadOptions.WATERMARK_COLUMN.key())) {
+            throw new ValidationException(
+                    String.format(
+                            "Table %s: SOURCE_WATERMARK() needs the option '%s' naming the column"
+                                    + " whose file statistics give the watermarks",
+                            tableName, FlinkReadOptions.WATERMARK_COLUMN.key()));
+        }
+        this.sourceWatermark = true;
+    }
+
+    /** The Iceberg filters pushed so far. */
+    List<Expression> pushedFilters() {
+        return List.copyOf(filters);
+    }
+
+    /** The limit pushed so far, or -1. */
+    long pushedLimit() {
+        return limit;
+    }
+
+    @Override
+    public DynamicTableSource copy() {
+        return new IcebergTableSource(this);
+    }
+
+    @Override
+    public String asSummaryString() {
+        return "Iceberg table source";
+    }
+}
