@@ -249,6 +249,10 @@ public final class IcebergSource<T>
         /**
          * How pending splits are ordered for readers; {@link SimpleSplitAssignerFactory} (FIFO) by
          * default. Not together with {@link #watermarkColumn}, which orders by watermark itself.
+         * {@code build()} lets the factory check the table and split settings (e.g. {@link
+         * dev.icebergflink.source.assigner.OrderedSplitAssignerFactory} needs format v2+ and one
+         * file per split). Assigners order the pending splits only: with paged planning ({@code
+         * split-planning-page-size}) that is one page of a full scan at a time.
          */
         public Builder<T> assignerFactory(SplitAssignerFactory factory) {
             this.assignerFactory = factory;
@@ -492,6 +496,7 @@ public final class IcebergSource<T>
             } else if (assigners == null) {
                 assigners = new SimpleSplitAssignerFactory();
             }
+            assigners.validate(table, context.splitSize(), context.splitOpenFileCost());
             NameMapping mapping =
                     context.nameMapping() == null
                             ? null
