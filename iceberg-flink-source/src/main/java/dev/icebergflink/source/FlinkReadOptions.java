@@ -261,10 +261,15 @@ public final class FlinkReadOptions {
                             .longType()
                             .defaultValue(-1L)
                             .withDescription(
-                                    "The most rows each reader subtask emits (so at most limit x"
-                                            + " parallelism in total; run the source with"
-                                            + " parallelism 1 for an exact limit); -1 means no"
-                                            + " limit."),
+                                    "The most rows the source emits in total; -1 means no limit."
+                                            + " To make the limit exact, a limited read hands"
+                                            + " every split to one reader subtask (the other"
+                                            + " subtasks finish at once), so it reads with the"
+                                            + " throughput of one subtask; once the limit is"
+                                            + " reached the read ends, also in streaming mode."
+                                            + " The count is not checkpointed: after a restore"
+                                            + " from a checkpoint the reader may emit up to limit"
+                                            + " rows again."),
                     Long.class,
                     true,
                     null);
@@ -356,6 +361,27 @@ public final class FlinkReadOptions {
                     true,
                     null);
 
+    public static final ConnectorOption<Integer> SPLIT_PLANNING_PAGE_SIZE =
+            option(
+                    ConfigOptions.key("split-planning-page-size")
+                            .intType()
+                            .defaultValue(1000)
+                            .withDescription(
+                                    "The most pending splits the enumerator keeps from a full"
+                                            + " table scan (bounded reads, bounded incremental"
+                                            + " reads and the first scan of"
+                                            + " TABLE_SCAN_THEN_INCREMENTAL): it plans such scans"
+                                            + " page by page on one thread and checkpoints only"
+                                            + " the pending page plus a cursor, so its state"
+                                            + " stays small for huge tables. Split assigners"
+                                            + " order splits within the pending splits only."
+                                            + " -1 plans the whole scan at once (in parallel with"
+                                            + " 'table.exec.iceberg.worker-pool-size') and keeps"
+                                            + " every split in state. Must be -1 or at least 1."),
+                    Integer.class,
+                    true,
+                    null);
+
     /** Every read option, for key validation and generated documentation. */
     public static final List<ConnectorOption<?>> ALL =
             List.of(
@@ -384,7 +410,8 @@ public final class FlinkReadOptions {
                     NAME_MAPPING,
                     PLAN_PARALLELISM,
                     STREAMING_SKIP_OVERWRITE_SNAPSHOTS,
-                    STREAMING_SKIP_DELETE_SNAPSHOTS);
+                    STREAMING_SKIP_DELETE_SNAPSHOTS,
+                    SPLIT_PLANNING_PAGE_SIZE);
 
     private static <T> ConnectorOption<T> option(
             ConfigOption<T> option, Class<T> type, boolean flinkConfig, String tableProperty) {

@@ -10,6 +10,7 @@ import dev.icebergflink.source.enumerator.IcebergEnumeratorState;
 import dev.icebergflink.source.enumerator.IcebergEnumeratorStateSerializer;
 import dev.icebergflink.source.enumerator.StaticIcebergEnumerator;
 import dev.icebergflink.source.planning.ContinuousSplitPlanner;
+import dev.icebergflink.source.planning.SplitPager;
 import dev.icebergflink.source.planning.SplitPlanner;
 import dev.icebergflink.source.reader.AvroGenericRecordConverter;
 import dev.icebergflink.source.reader.ColumnStatsWatermarkExtractor;
@@ -154,18 +155,23 @@ public final class IcebergSource<T>
                         : ThreadPools.newFixedThreadPool(
                                 "iceberg-plan-" + tableName, scanContext.planParallelism());
         SplitPlanner planner = new SplitPlanner(table, scanContext, pool);
-        AutoCloseable resources =
-                () -> {
-                    if (pool != null) {
-                        pool.shutdownNow();
-                    }
-                    loader.close();
-                };
         var assigner =
                 restored == null
                         ? assignerFactory.createAssigner()
                         : assignerFactory.createAssigner(restored.pendingSplits());
         var position = restored == null ? null : restored.position();
+        var cursor = restored == null ? null : restored.pagedScan();
+        SplitPager pager = new SplitPager(planner);
+        AutoCloseable resources =
+                () -> {
+                    try (pager) {
+                        if (pool != null) {
+                            pool.shutdownNow();
+                        }
+                    } finally {
+                        loader.close();
+                    }
+                };
         if (scanContext.streaming()) {
             ContinuousSplitPlanner continuous = new ContinuousSplitPlanner(planner, scanContext);
             ContinuousIcebergEnumerator enumerator =
@@ -177,11 +183,19 @@ public final class IcebergSource<T>
                             scanContext.monitorInterval(),
                             scanContext.maxAllowedPlanningFailures());
             enumerator.closeWith(resources);
+            enumerator.limitTo(scanContext.limit());
+            if (scanContext.splitPlanningPageSize() > 0) {
+                enumerator.pageWith(pager, scanContext.splitPlanningPageSize(), cursor);
+            }
             return enumerator;
         }
         StaticIcebergEnumerator enumerator =
                 new StaticIcebergEnumerator(enumContext, assigner, planner::planBounded, position);
         enumerator.closeWith(resources);
+        enumerator.limitTo(scanContext.limit());
+        if (scanContext.splitPlanningPageSize() > 0) {
+            enumerator.pageWith(pager, scanContext.splitPlanningPageSize(), cursor);
+        }
         return enumerator;
     }
 
@@ -235,6 +249,10 @@ public final class IcebergSource<T>
         /**
          * How pending splits are ordered for readers; {@link SimpleSplitAssignerFactory} (FIFO) by
          * default. Not together with {@link #watermarkColumn}, which orders by watermark itself.
+         * {@code build()} lets the factory check the table and split settings (e.g. {@link
+         * dev.icebergflink.source.assigner.OrderedSplitAssignerFactory} needs format v2+ and one
+         * file per split). Assigners order the pending splits only: with paged planning ({@code
+         * split-planning-page-size}) that is one page of a full scan at a time.
          */
         public Builder<T> assignerFactory(SplitAssignerFactory factory) {
             this.assignerFactory = factory;
@@ -343,7 +361,15 @@ public final class IcebergSource<T>
             return this;
         }
 
-        /** {@code limit}: the most rows each reader emits. */
+        /**
+         * {@code limit}: the most rows the source emits in total.
+         *
+         * <p>The trade-off of an exact limit: a limited read hands every split to one reader
+         * subtask and finishes the others at once, so it reads with the throughput of one subtask.
+         * Once the limit is reached the read ends, in streaming mode too. The count is not
+         * checkpointed: after a restore from a checkpoint, up to {@code limit} rows may be emitted
+         * again from the restored positions.
+         */
         public Builder<T> limit(Long limit) {
             return set(FlinkReadOptions.LIMIT.key(), limit);
         }
@@ -400,7 +426,19 @@ public final class IcebergSource<T>
                     mapping == null ? null : NameMappingParser.toJson(mapping));
         }
 
-        /** Planning threads ({@code table.exec.iceberg.worker-pool-size}). */
+        /**
+         * {@code split-planning-page-size}: the most pending splits a full scan is planned ahead
+         * (-1: plan the whole scan at once and keep it in state).
+         */
+        public Builder<T> splitPlanningPageSize(int splits) {
+            return set(FlinkReadOptions.SPLIT_PLANNING_PAGE_SIZE.key(), splits);
+        }
+
+        /**
+         * Planning threads ({@code table.exec.iceberg.worker-pool-size}) for scans that are not
+         * paged: streaming increments, and full scans with {@code split-planning-page-size} = -1.
+         * Paged scans plan on one thread, which keeps their split order deterministic.
+         */
         public Builder<T> planParallelism(int threads) {
             return set(FlinkReadOptions.PLAN_PARALLELISM.key(), threads);
         }
@@ -458,6 +496,7 @@ public final class IcebergSource<T>
             } else if (assigners == null) {
                 assigners = new SimpleSplitAssignerFactory();
             }
+            assigners.validate(table, context.splitSize(), context.splitOpenFileCost());
             NameMapping mapping =
                     context.nameMapping() == null
                             ? null

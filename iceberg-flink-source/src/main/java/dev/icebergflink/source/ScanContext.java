@@ -57,6 +57,7 @@ public final class ScanContext implements Serializable {
     private final TimeUnit watermarkColumnTimeUnit;
     private final String nameMapping;
     private final Integer planParallelism;
+    private final int splitPlanningPageSize;
     private final boolean skipOverwriteSnapshots;
     private final boolean skipDeleteSnapshots;
     private final long splitSize;
@@ -92,6 +93,7 @@ public final class ScanContext implements Serializable {
         this.watermarkColumnTimeUnit = options.get(FlinkReadOptions.WATERMARK_COLUMN_TIME_UNIT);
         this.nameMapping = options.get(FlinkReadOptions.NAME_MAPPING);
         this.planParallelism = options.get(FlinkReadOptions.PLAN_PARALLELISM);
+        this.splitPlanningPageSize = options.get(FlinkReadOptions.SPLIT_PLANNING_PAGE_SIZE);
         this.skipOverwriteSnapshots =
                 options.get(FlinkReadOptions.STREAMING_SKIP_OVERWRITE_SNAPSHOTS);
         this.skipDeleteSnapshots = options.get(FlinkReadOptions.STREAMING_SKIP_DELETE_SNAPSHOTS);
@@ -247,6 +249,10 @@ public final class ScanContext implements Serializable {
                 planParallelism == null || planParallelism > 0,
                 "Option 'table.exec.iceberg.worker-pool-size' must be positive, got "
                         + planParallelism);
+        check(
+                splitPlanningPageSize == -1 || splitPlanningPageSize >= 1,
+                "Option 'split-planning-page-size' must be -1 (no paging) or at least 1, got "
+                        + splitPlanningPageSize);
         validateReferences(table);
         validateWatermarkColumn();
         validateFilters();
@@ -481,7 +487,7 @@ public final class ScanContext implements Serializable {
         return maxPlanningSnapshotCount;
     }
 
-    /** The most rows per reader; -1 for none. */
+    /** The most rows the source emits in total (one reader reads a limited source); -1 for none. */
     public long limit() {
         return limit;
     }
@@ -506,6 +512,11 @@ public final class ScanContext implements Serializable {
     /** The planning thread count, or {@code null} for Iceberg's shared worker pool. */
     public Integer planParallelism() {
         return planParallelism;
+    }
+
+    /** The most pending splits of a paged full scan; -1 when full scans are not paged. */
+    public int splitPlanningPageSize() {
+        return splitPlanningPageSize;
     }
 
     public boolean skipOverwriteSnapshots() {

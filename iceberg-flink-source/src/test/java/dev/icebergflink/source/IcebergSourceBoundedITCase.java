@@ -142,14 +142,6 @@ class IcebergSourceBoundedITCase {
     }
 
     @Test
-    void limitCapsEachReader() throws Exception {
-        SourceTestTables.appendFiles(table, 0, 100, 10);
-        List<RowData> rows =
-                collect(source().limit(7L).splitOpenFileCost(128L * 1024 * 1024).build());
-        assertThat(rows.size()).isBetween(7, 7 * SourceITCaseSupport.PARALLELISM);
-    }
-
-    @Test
     void orderedAssignerAndOtherOutputTypes() throws Exception {
         append(table, 0, 10);
         append(table, 10, 20);

@@ -114,6 +114,24 @@ public final class SourceTestTables {
         return table.snapshot(branch);
     }
 
+    /** Writes a deletion vector (Puffin, format v3) for {@code positions} of {@code dataFile}. */
+    public static org.apache.iceberg.DeleteFile writeDeletionVector(
+            Table table, DataFile dataFile, long... positions) {
+        var files =
+                org.apache.iceberg.io.OutputFileFactory.builderFor(table, 1, 1)
+                        .format(FileFormat.PUFFIN)
+                        .build();
+        var writer = new org.apache.iceberg.deletes.BaseDVFileWriter(files, path -> null);
+        try (writer) {
+            for (long pos : positions) {
+                writer.delete(dataFile.location(), pos, table.spec(), dataFile.partition());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return writer.result().deleteFiles().get(0);
+    }
+
     /** The ids of rows in the test schema (or a projection starting with id). */
     public static List<Long> ids(List<RowData> rows) {
         return rows.stream().map(row -> row.getLong(0)).sorted().toList();

@@ -9,29 +9,63 @@ import java.util.List;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
 
 /**
  * Creates assigners that hand out splits in the order of a comparator; by default by the data
  * sequence number of their files (oldest data first), so that a reader sees rows in commit order as
  * far as split boundaries allow.
  *
- * <p>Sequence numbers exist from table format v2 on; ordering by them is exact when each split
- * holds one file (raise {@code split-file-open-cost} to the split size). Ties keep planning order.
+ * <p>Ordering by sequence number has two requirements, both checked when the source is built
+ * ({@link #validate}): the table has format v2 or later (v1 tables have no sequence numbers: every
+ * file has 0), and each split holds ranges of one file only, i.e. {@code split-file-open-cost} is
+ * at least {@code split-size} (a split of several files would be ordered by its oldest file only).
+ * With a custom comparator nothing is checked. Ties keep planning order.
  */
 public final class OrderedSplitAssignerFactory implements SplitAssignerFactory {
 
     private static final long serialVersionUID = 1L;
 
     private final SerializableComparator comparator;
+    private final boolean bySequenceNumber;
 
     /** Orders by the smallest data sequence number of each split's files. */
     public OrderedSplitAssignerFactory() {
-        this(OrderedSplitAssignerFactory::compareBySequenceNumber);
+        this.comparator = OrderedSplitAssignerFactory::compareBySequenceNumber;
+        this.bySequenceNumber = true;
     }
 
     /** Orders by the given comparator (serializable, as the factory travels in the job graph). */
     public OrderedSplitAssignerFactory(SerializableComparator comparator) {
-        this.comparator = comparator;
+        this.comparator = java.util.Objects.requireNonNull(comparator, "comparator");
+        this.bySequenceNumber = false;
+    }
+
+    @Override
+    public void validate(Table table, long splitSize, long splitOpenFileCost) {
+        if (!bySequenceNumber) {
+            return;
+        }
+        int formatVersion = TableUtil.formatVersion(table);
+        if (formatVersion < 2) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "OrderedSplitAssignerFactory orders splits by data sequence number,"
+                                    + " which tables have from format version 2 on; %s has"
+                                    + " format version %d. Upgrade the table"
+                                    + " ('format-version' = '2') or use another assigner.",
+                            table.name(), formatVersion));
+        }
+        if (splitOpenFileCost < splitSize) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "OrderedSplitAssignerFactory orders splits by data sequence number,"
+                                    + " which needs one file per split: set"
+                                    + " 'split-file-open-cost' (now %d) to at least 'split-size'"
+                                    + " (now %d) so that files are not packed together.",
+                            splitOpenFileCost, splitSize));
+        }
     }
 
     @Override

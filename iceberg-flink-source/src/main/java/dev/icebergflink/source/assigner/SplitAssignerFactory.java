@@ -3,6 +3,7 @@ package dev.icebergflink.source.assigner;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.io.Serializable;
 import java.util.Collection;
+import org.apache.iceberg.Table;
 
 /**
  * Creates the {@link SplitAssigner} of an enumerator, fresh or from checkpointed pending splits.
@@ -11,6 +12,17 @@ import java.util.Collection;
  * enumerator: the builder takes a factory ({@code IcebergSource.Builder#assignerFactory}).
  */
 public interface SplitAssignerFactory extends Serializable {
+
+    /**
+     * Checks that this assigner can work with the table and the split settings; called by {@code
+     * IcebergSource.Builder#build()} before any job runs.
+     *
+     * @param table the table to read, loaded
+     * @param splitSize the resolved {@code split-size}
+     * @param splitOpenFileCost the resolved {@code split-file-open-cost}
+     * @throws IllegalArgumentException naming what does not fit
+     */
+    default void validate(Table table, long splitSize, long splitOpenFileCost) {}
 
     /** An assigner with no pending splits. */
     SplitAssigner createAssigner();

@@ -1,23 +1,44 @@
 package dev.icebergflink.source.enumerator;
 
 import dev.icebergflink.source.assigner.SplitAssigner;
+import dev.icebergflink.source.planning.PlanningResult;
+import dev.icebergflink.source.planning.ScanCursor;
 import dev.icebergflink.source.planning.SnapshotPosition;
+import dev.icebergflink.source.planning.SplitPage;
+import dev.icebergflink.source.planning.SplitPageSource;
+import dev.icebergflink.source.reader.LimitReachedEvent;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.util.FlinkRuntimeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What the bounded and the continuous enumerators share: pull-based assignment (readers ask, the
  * {@link SplitAssigner} decides which split they get), returning a failed reader's splits to the
- * pool, the checkpointed state and the metrics.
+ * pool, paged scans, the exact limit, the checkpointed state and the metrics.
+ *
+ * <p><b>Paged scans.</b> A planning round may return a {@link ScanCursor} instead of the splits of
+ * a full scan ({@link PlanningResult#pagedScan()}). The enumerator then asks its {@link
+ * SplitPageSource} for the next page whenever at most half a page is pending, so that at most
+ * {@code pageSize} splits are pending (plus splits given back by failed readers), and checkpoints
+ * the cursor with them.
+ *
+ * <p><b>Exact limit.</b> With a limit, every split goes to one reader (the first that asks; after
+ * it failed and gave its splits back, the next that asks), and every other reader is told at once
+ * that no splits will come, so the one reader's limit is the source's limit. When that reader
+ * reports {@link LimitReachedEvent}, every reader is told that no more splits will come and
+ * planning stops, so limited streaming reads end too.
  *
  * <p>All methods run in the coordinator thread; planning runs elsewhere through {@link
  * SplitEnumeratorContext#callAsync} and hands its results back to this thread.
@@ -31,8 +52,22 @@ abstract class AbstractIcebergEnumerator
     protected final SplitAssigner assigner;
     protected final EnumeratorMetrics metrics;
     private final Map<Integer, String> awaitingReaders = new LinkedHashMap<>();
+    private final Set<Integer> toldNoMoreSplits = new HashSet<>();
     private volatile int pendingSplits;
     private AutoCloseable resource;
+
+    private SplitPageSource pageSource;
+    private int pageSize;
+    private boolean pageRequested;
+
+    /** The paged scan being handed out, or {@code null}; read by planning threads. */
+    private volatile ScanCursor pagedScan;
+
+    private boolean limited;
+    private Integer limitedReader;
+
+    /** Whether a limited read reached its limit; read by planning threads. */
+    private volatile boolean limitReached;
 
     /** Position after the last completed planning round; {@code null} before the first. */
     protected SnapshotPosition position;
@@ -51,6 +86,31 @@ abstract class AbstractIcebergEnumerator
     /** Whether no split will ever be added again (bounded read, planning done, pool empty). */
     protected abstract boolean noMoreSplits();
 
+    /**
+     * Lets planning rounds hand over full scans as cursors (call before {@link #start()}).
+     *
+     * @param source produces the pages, on a planning thread
+     * @param maxPending the most pending splits a paged scan fills the pool up to
+     * @param restored the cursor of a restored state, or {@code null}
+     */
+    public void pageWith(SplitPageSource source, int maxPending, ScanCursor restored) {
+        if (maxPending < 1) {
+            throw new IllegalArgumentException("A page holds at least 1 split, got " + maxPending);
+        }
+        this.pageSource = source;
+        this.pageSize = maxPending;
+        this.pagedScan = restored;
+    }
+
+    /**
+     * Makes the read stop after {@code limit} rows in total (call before {@link #start()}); a
+     * negative limit means none. See the class comment.
+     */
+    public void limitTo(long limit) {
+        this.limited = limit >= 0;
+        this.limitReached = limit == 0;
+    }
+
     @Override
     public void handleSplitRequest(int subtaskId, String requesterHostname) {
         awaitingReaders.put(subtaskId, requesterHostname);
@@ -61,18 +121,37 @@ abstract class AbstractIcebergEnumerator
     public void addSplitsBack(List<IcebergSourceSplit> splits, int subtaskId) {
         LOG.info("Reader {} failed; {} split(s) go back to the pool", subtaskId, splits.size());
         assigner.onUnassignedSplits(splits);
+        if (limitedReader != null && limitedReader == subtaskId) {
+            limitedReader = null; // the next reader that asks takes over
+        }
         splitsChanged();
         assignSplits();
     }
 
     @Override
     public void addReader(int subtaskId) {
-        // Readers ask for splits themselves (pull-based assignment).
+        // Readers ask for splits themselves (pull-based assignment). A reader that comes back
+        // after a failure may be told again that no more splits will come.
+        toldNoMoreSplits.remove(subtaskId);
+    }
+
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
+        if (sourceEvent instanceof LimitReachedEvent) {
+            LOG.info("Reader {} reached the limit; the read ends", subtaskId);
+            limitReached = true;
+            for (int reader : context.registeredReaders().keySet()) {
+                tellNoMoreSplits(reader);
+            }
+            awaitingReaders.clear();
+        } else {
+            LOG.warn("Ignoring unknown event {} from reader {}", sourceEvent, subtaskId);
+        }
     }
 
     @Override
     public IcebergEnumeratorState snapshotState(long checkpointId) {
-        return new IcebergEnumeratorState(position, assigner.state());
+        return new IcebergEnumeratorState(position, pagedScan, assigner.state());
     }
 
     /** Releases what planning needed (table loader, worker pool) when the enumerator closes. */
@@ -93,6 +172,18 @@ abstract class AbstractIcebergEnumerator
         }
     }
 
+    /** Takes over the splits of a finished planning round (or its paged scan). */
+    protected void addPlanned(PlanningResult result) {
+        if (result.pagedScan() != null) {
+            if (pageSource == null) {
+                throw new IllegalStateException(
+                        "Planning returned a paged scan but the enumerator has no page source");
+            }
+            pagedScan = result.pagedScan();
+        }
+        addSplits(result.splits());
+    }
+
     /** Adds planned splits and hands them to waiting readers. */
     protected void addSplits(List<IcebergSourceSplit> splits) {
         assigner.onDiscoveredSplits(splits);
@@ -105,6 +196,16 @@ abstract class AbstractIcebergEnumerator
         return pendingSplits;
     }
 
+    /** Whether a paged scan still has splits to hand out; safe to read from any thread. */
+    protected boolean pagingInProgress() {
+        return pagedScan != null;
+    }
+
+    /** Whether a limited read reached its limit; safe to read from any thread. */
+    protected boolean limitReached() {
+        return limitReached;
+    }
+
     /** Gives every waiting reader a split, or tells it that no more will come. */
     protected void assignSplits() {
         Iterator<Map.Entry<Integer, String>> waiting = awaitingReaders.entrySet().iterator();
@@ -115,20 +216,76 @@ abstract class AbstractIcebergEnumerator
                 waiting.remove(); // the reader failed after asking; it asks again when back
                 continue;
             }
+            if (limited && (limitReached || !isLimitedReader(subtask))) {
+                tellNoMoreSplits(subtask);
+                waiting.remove();
+                continue;
+            }
             Optional<IcebergSourceSplit> split = assigner.getNext(reader.getValue());
             if (split.isPresent()) {
                 context.assignSplit(split.get(), subtask);
                 metrics.splitAssigned();
                 waiting.remove();
             } else if (noMoreSplits()) {
-                LOG.info("No more splits for reader {}", subtask);
-                context.signalNoMoreSplits(subtask);
+                tellNoMoreSplits(subtask);
                 waiting.remove();
             } else {
                 break; // nothing pending: the others have to wait too
             }
         }
         splitsChanged();
+        requestPageIfNeeded();
+    }
+
+    /**
+     * Whether {@code subtask} is (or, being the first to ask, becomes) the limited read's reader.
+     */
+    private boolean isLimitedReader(int subtask) {
+        if (limitedReader == null) {
+            LOG.info("Limited read: reader {} reads every split", subtask);
+            limitedReader = subtask;
+        }
+        return limitedReader == subtask;
+    }
+
+    private void tellNoMoreSplits(int subtask) {
+        if (toldNoMoreSplits.add(subtask)) {
+            LOG.info("No more splits for reader {}", subtask);
+            context.signalNoMoreSplits(subtask);
+        }
+    }
+
+    /** Whether a paged scan has a page requested or splits left to request. */
+    protected boolean pagesOutstanding() {
+        return pagedScan != null || pageRequested;
+    }
+
+    /** Asks for the next page of the paged scan when at most half a page is pending. */
+    protected void requestPageIfNeeded() {
+        ScanCursor cursor = pagedScan;
+        if (cursor == null || pageRequested || limitReached) {
+            return;
+        }
+        int pending = assigner.pendingSplitCount();
+        if (pending > pageSize / 2) {
+            return;
+        }
+        int max = pageSize - pending;
+        pageRequested = true;
+        context.callAsync(() -> pageSource.nextPage(cursor, max), this::onPage);
+    }
+
+    private void onPage(SplitPage page, Throwable error) {
+        pageRequested = false;
+        if (error != null) {
+            throw new FlinkRuntimeException(
+                    "Failed to plan the next splits of the scan at " + pagedScan, error);
+        }
+        pagedScan = page.next();
+        if (page.exhausted()) {
+            LOG.info("Paged scan planned completely");
+        }
+        addSplits(page.splits());
     }
 
     private void splitsChanged() {

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * The enumerator of a streaming read: every {@code monitor-interval} it plans the snapshots after
  * its position on a worker thread, adds the splits and advances the position.
  *
- * <p>Planning pauses while readers fall behind ({@link PlanningThrottle}). Failed rounds are
+ * <p>Planning pauses while readers fall behind ({@link PlanningThrottle}) and while the paged
+ * initial scan of {@code TABLE_SCAN_THEN_INCREMENTAL} is still being handed out. Failed rounds are
  * retried; once more than {@code max-allowed-planning-failures} rounds in a row failed (-1: never),
  * or on an {@link UnrecoverablePlanningException}, the enumerator fails the job. A round whose
  * starting position is no longer current (an earlier round finished in between) is dropped and
@@ -59,10 +60,18 @@ public final class ContinuousIcebergEnumerator extends AbstractIcebergEnumerator
     @Override
     public void start() {
         context.callAsync(this::discover, this::onDiscovered, 0L, monitorInterval.toMillis());
+        requestPageIfNeeded(); // a restored paged scan goes on
     }
 
     /** Runs on a worker thread. */
     private Round discover() throws Exception {
+        if (limitReached()) {
+            return null;
+        }
+        if (pagingInProgress()) {
+            LOG.debug("Planning waits for the paged scan to be handed out");
+            return null;
+        }
         int pending = pendingSplitCount();
         if (throttle.shouldPause(pending)) {
             LOG.debug("Planning paused: {} split(s) pending", pending);
@@ -102,7 +111,7 @@ public final class ContinuousIcebergEnumerator extends AbstractIcebergEnumerator
                     result.splits().size(),
                     position.snapshotId());
         }
-        addSplits(result.splits());
+        addPlanned(result);
     }
 
     private void handleFailure(Throwable error) {

@@ -1,5 +1,6 @@
 package dev.icebergflink.source.enumerator;
 
+import dev.icebergflink.source.planning.ScanCursor;
 import dev.icebergflink.source.planning.SnapshotPosition;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
@@ -19,15 +20,23 @@ import org.apache.flink.core.memory.DataOutputView;
  * the position as a nullable snapshot id and a nullable commit time (each a presence byte and a
  * long); then the split serializer's version (int), the number of pending splits (int) and each
  * split as length-prefixed bytes of that split serializer version.
+ *
+ * <p>Version 2 adds the paged-scan cursor after the position: a flag byte (0 = none, 1 = cursor
+ * follows), then the scan kind (byte: 0 = table, 1 = appends), the start snapshot (nullable long),
+ * the end snapshot (long), the produced split count (long) and the last split id (a presence byte
+ * and modified UTF-8). Version 1 states read as having no cursor.
  */
 public final class IcebergEnumeratorStateSerializer
         implements SimpleVersionedSerializer<IcebergEnumeratorState> {
 
-    /** The first (current) version; see the class comment for its layout. */
+    /** The first version: position and pending splits. */
     public static final int VERSION_1 = 1;
 
+    /** Position, paged-scan cursor and pending splits. */
+    public static final int VERSION_2 = 2;
+
     /** The version {@link #serialize} writes. */
-    public static final int CURRENT_VERSION = VERSION_1;
+    public static final int CURRENT_VERSION = VERSION_2;
 
     private final IcebergSourceSplitSerializer splitSerializer;
 
@@ -49,6 +58,18 @@ public final class IcebergEnumeratorStateSerializer
             writeNullableLong(position.snapshotId(), out);
             writeNullableLong(position.timestampMillis(), out);
         }
+        ScanCursor cursor = state.pagedScan();
+        out.writeBoolean(cursor != null);
+        if (cursor != null) {
+            out.writeByte(cursor.kind().ordinal());
+            writeNullableLong(cursor.fromSnapshotId(), out);
+            out.writeLong(cursor.toSnapshotId());
+            out.writeLong(cursor.producedSplits());
+            out.writeBoolean(cursor.lastSplitId() != null);
+            if (cursor.lastSplitId() != null) {
+                out.writeUTF(cursor.lastSplitId());
+            }
+        }
         out.writeInt(splitSerializer.getVersion());
         out.writeInt(state.pendingSplits().size());
         for (IcebergSourceSplit split : state.pendingSplits()) {
@@ -61,16 +82,20 @@ public final class IcebergEnumeratorStateSerializer
 
     @Override
     public IcebergEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1) {
+        if (version != VERSION_1 && version != VERSION_2) {
             throw new IOException(
                     "Unknown Iceberg enumerator state version "
                             + version
-                            + "; this connector reads versions [1]");
+                            + "; this connector reads versions [1, 2]");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         SnapshotPosition position = null;
         if (in.readBoolean()) {
             position = new SnapshotPosition(readNullableLong(in), readNullableLong(in));
+        }
+        ScanCursor cursor = null;
+        if (version >= VERSION_2 && in.readBoolean()) {
+            cursor = readCursor(in);
         }
         int splitVersion = in.readInt();
         int count = in.readInt();
@@ -87,7 +112,20 @@ public final class IcebergEnumeratorStateSerializer
             throw new IOException(
                     "Corrupt Iceberg enumerator state: " + in.available() + " bytes left");
         }
-        return new IcebergEnumeratorState(position, splits);
+        return new IcebergEnumeratorState(position, cursor, splits);
+    }
+
+    private static ScanCursor readCursor(DataInputView in) throws IOException {
+        int kind = in.readByte();
+        ScanCursor.Kind[] kinds = ScanCursor.Kind.values();
+        if (kind < 0 || kind >= kinds.length) {
+            throw new IOException("Corrupt Iceberg enumerator state: scan kind " + kind);
+        }
+        Long from = readNullableLong(in);
+        long to = in.readLong();
+        long produced = in.readLong();
+        String last = in.readBoolean() ? in.readUTF() : null;
+        return new ScanCursor(kinds[kind], from, to, produced, last);
     }
 
     private static void writeNullableLong(Long value, DataOutputView out) throws IOException {

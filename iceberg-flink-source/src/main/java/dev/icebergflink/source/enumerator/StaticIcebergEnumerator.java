@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * on request, and tells each reader when none are left.
  *
  * <p>A restore after planning completed (a non-{@code null} position) does not plan again: the
- * restored pending splits and the readers' own splits are all that is left to read.
+ * restored pending splits, the rest of a restored paged scan and the readers' own splits are all
+ * that is left to read.
  */
 public final class StaticIcebergEnumerator extends AbstractIcebergEnumerator {
 
@@ -40,6 +41,8 @@ public final class StaticIcebergEnumerator extends AbstractIcebergEnumerator {
     public void start() {
         if (position == null) {
             context.callAsync(planning, this::onPlanned);
+        } else {
+            requestPageIfNeeded(); // a restored paged scan goes on
         }
     }
 
@@ -53,11 +56,11 @@ public final class StaticIcebergEnumerator extends AbstractIcebergEnumerator {
                 result.toPosition() == null
                         ? SnapshotPosition.beforeFirstSnapshot()
                         : result.toPosition();
-        addSplits(result.splits());
+        addPlanned(result);
     }
 
     @Override
     protected boolean noMoreSplits() {
-        return position != null && assigner.pendingSplitCount() == 0;
+        return position != null && !pagesOutstanding() && assigner.pendingSplitCount() == 0;
     }
 }

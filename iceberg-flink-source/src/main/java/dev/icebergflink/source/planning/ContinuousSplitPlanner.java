@@ -80,8 +80,7 @@ public final class ContinuousSplitPlanner {
                         "Streaming read of {} starts with a full scan of snapshot {}",
                         table,
                         head.snapshotId());
-                List<IcebergSourceSplit> splits = planner.planTableScan(head.snapshotId());
-                return new PlanningResult(null, SnapshotPosition.after(head), splits, headTime);
+                return planner.fullScan(null, head);
             }
             case INCREMENTAL_FROM_LATEST_SNAPSHOT -> {
                 SnapshotPosition start = head == null ? null : parentPosition(head);

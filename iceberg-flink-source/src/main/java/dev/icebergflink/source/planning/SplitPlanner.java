@@ -27,11 +27,20 @@ import org.apache.iceberg.util.SnapshotUtil;
  * state between calls. Splits come from Iceberg's {@code planTasks}: files are split at {@code
  * split-size} and packed into combined tasks with {@code split-lookback} and {@code
  * split-file-open-cost}.
+ *
+ * <p>Full scans of bounded reads and the initial scan of {@code TABLE_SCAN_THEN_INCREMENTAL} are
+ * paged when {@code split-planning-page-size} is positive: planning then returns a {@link
+ * ScanCursor} instead of the splits, and {@link SplitPager} produces them page by page from {@link
+ * #openTasks}, which plans on the calling thread only so that the split sequence is deterministic.
  */
 public final class SplitPlanner {
 
     private final Table table;
     private final ScanContext context;
+
+    /** Runs every planning task on the thread that iterates the plan: deterministic order. */
+    private static final ExecutorService CALLER_THREAD = new CallerThreadExecutor();
+
     private final ExecutorService workerPool;
 
     /**
@@ -59,23 +68,76 @@ public final class SplitPlanner {
                 return new PlanningResult(
                         null, SnapshotPosition.beforeFirstSnapshot(), List.of(), null);
             }
-            List<IcebergSourceSplit> splits =
-                    start != null && start == end.snapshotId()
-                            ? List.of()
-                            : planAppends(start, end.snapshotId());
+            if (start != null && start == end.snapshotId()) {
+                return new PlanningResult(
+                        null, SnapshotPosition.after(end), List.of(), end.timestampMillis());
+            }
+            if (paging()) {
+                return new PlanningResult(
+                        null,
+                        SnapshotPosition.after(end),
+                        List.of(),
+                        end.timestampMillis(),
+                        ScanCursor.appendScan(start, end.snapshotId()));
+            }
             return new PlanningResult(
-                    null, SnapshotPosition.after(end), splits, end.timestampMillis());
+                    null,
+                    SnapshotPosition.after(end),
+                    planAppends(start, end.snapshotId()),
+                    end.timestampMillis());
         }
         Snapshot target = batchTarget();
         if (target == null) {
             return new PlanningResult(
                     null, SnapshotPosition.beforeFirstSnapshot(), List.of(), null);
         }
+        return fullScan(null, target);
+    }
+
+    /**
+     * A full scan of {@code snapshot} as a planning result: its splits, or a cursor to page through
+     * them when paging is on.
+     */
+    public PlanningResult fullScan(SnapshotPosition from, Snapshot snapshot) {
+        if (paging()) {
+            return new PlanningResult(
+                    from,
+                    SnapshotPosition.after(snapshot),
+                    List.of(),
+                    snapshot.timestampMillis(),
+                    ScanCursor.tableScan(snapshot.snapshotId()));
+        }
         return new PlanningResult(
-                null,
-                SnapshotPosition.after(target),
-                planTableScan(target.snapshotId()),
-                target.timestampMillis());
+                from,
+                SnapshotPosition.after(snapshot),
+                planTableScan(snapshot.snapshotId()),
+                snapshot.timestampMillis());
+    }
+
+    private boolean paging() {
+        return context.splitPlanningPageSize() > 0;
+    }
+
+    /**
+     * The combined tasks of the scan a cursor names, from its first split on, planned on the
+     * calling thread only (Iceberg's worker pool would make the order depend on timing).
+     */
+    public CloseableIterable<CombinedScanTask> openTasks(ScanCursor cursor) {
+        Scan<?, ?, ?> scan =
+                switch (cursor.kind()) {
+                    case TABLE ->
+                            configure(
+                                    table.newScan().useSnapshot(cursor.toSnapshotId()),
+                                    CALLER_THREAD);
+                    case APPENDS ->
+                            configure(
+                                    appendScan(cursor.fromSnapshotId(), cursor.toSnapshotId()),
+                                    CALLER_THREAD);
+                };
+        @SuppressWarnings("unchecked")
+        CloseableIterable<CombinedScanTask> tasks =
+                (CloseableIterable<CombinedScanTask>) scan.planTasks();
+        return tasks;
     }
 
     /** The head of the configured branch (or main), or {@code null} for an empty table/branch. */
@@ -87,7 +149,7 @@ public final class SplitPlanner {
 
     /** Plans every live file of the snapshot. */
     public List<IcebergSourceSplit> planTableScan(long snapshotId) {
-        TableScan scan = configure(table.newScan().useSnapshot(snapshotId));
+        TableScan scan = configure(table.newScan().useSnapshot(snapshotId), workerPool);
         return plan(scan);
     }
 
@@ -97,6 +159,10 @@ public final class SplitPlanner {
      * other operations in the range contribute no files.
      */
     public List<IcebergSourceSplit> planAppends(Long fromExclusive, long toInclusive) {
+        return plan(configure(appendScan(fromExclusive, toInclusive), workerPool));
+    }
+
+    private IncrementalAppendScan appendScan(Long fromExclusive, long toInclusive) {
         IncrementalAppendScan scan = table.newIncrementalAppendScan().toSnapshot(toInclusive);
         if (fromExclusive != null) {
             scan = scan.fromSnapshotExclusive(fromExclusive);
@@ -106,7 +172,7 @@ public final class SplitPlanner {
                             SnapshotUtil.oldestAncestorOf(toInclusive, table::snapshot)
                                     .snapshotId());
         }
-        return plan(configure(scan));
+        return scan;
     }
 
     private Snapshot batchTarget() {
@@ -177,7 +243,7 @@ public final class SplitPlanner {
         return null;
     }
 
-    private <S extends Scan<S, ?, ?>> S configure(S scan) {
+    private <S extends Scan<S, ?, ?>> S configure(S scan, ExecutorService pool) {
         S configured =
                 scan.caseSensitive(context.caseSensitive())
                         .option(TableProperties.SPLIT_SIZE, Long.toString(context.splitSize()))
@@ -196,8 +262,8 @@ public final class SplitPlanner {
             String column = context.findColumn(context.watermarkColumn()).orElseThrow().name();
             configured = configured.includeColumnStats(List.of(column));
         }
-        if (workerPool != null) {
-            configured = configured.planWith(workerPool);
+        if (pool != null) {
+            configured = configured.planWith(pool);
         }
         return configured;
     }
@@ -213,5 +279,37 @@ public final class SplitPlanner {
             throw new UncheckedIOException("Failed to close the split planning of " + scan, e);
         }
         return splits;
+    }
+
+    /** An executor that runs each task at once on the submitting thread. */
+    private static final class CallerThreadExecutor
+            extends java.util.concurrent.AbstractExecutorService {
+        @Override
+        public void execute(Runnable command) {
+            command.run();
+        }
+
+        @Override
+        public void shutdown() {}
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return false;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return false;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) {
+            return false;
+        }
     }
 }

@@ -14,7 +14,9 @@ import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSource
  * resumes mid-split without loss or duplicates.
  *
  * <p>{@code limit} (negative for none) caps the records this subtask emits; once reached, further
- * splits are finished without being read, so bounded jobs still end.
+ * splits are finished without being read, and the reader tells the enumerator ({@link
+ * LimitReachedEvent}), which ends the read for every reader. The enumerator hands all splits of a
+ * limited read to one reader, which makes this per-reader limit the source's limit.
  *
  * @param <T> the emitted record type
  */
@@ -24,6 +26,8 @@ public final class IcebergSourceReader<T>
 
     private final SplitWatermarkExtractor watermarkExtractor;
     private final IcebergSourceReaderMetrics metrics;
+    private final RecordLimiter limiter;
+    private boolean limitReported;
 
     /**
      * @param readerFunction how splits are read and converted
@@ -61,6 +65,7 @@ public final class IcebergSourceReader<T>
                 context);
         this.watermarkExtractor = watermarkExtractor;
         this.metrics = metrics;
+        this.limiter = limiter;
     }
 
     @Override
@@ -79,6 +84,10 @@ public final class IcebergSourceReader<T>
     @Override
     protected void onSplitFinished(Map<String, IcebergSourceSplitState> finishedSplitIds) {
         metrics.splitsFinished(finishedSplitIds.size());
+        if (limiter.limited() && limiter.reached() && !limitReported) {
+            limitReported = true;
+            context.sendSourceEventToCoordinator(new LimitReachedEvent());
+        }
         context.sendSplitRequest();
     }
 

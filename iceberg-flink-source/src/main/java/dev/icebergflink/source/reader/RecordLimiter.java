@@ -7,20 +7,27 @@ import java.util.concurrent.atomic.AtomicLong;
  * instance is shared by every split reader a source reader creates over its life, so the limit
  * holds across splits and across fetcher restarts.
  *
- * <p>The limit is per reader subtask: with parallelism p a source emits at most {@code limit * p}
- * rows.
+ * <p>The limit is per reader subtask; the enumerator makes it the source's limit by handing every
+ * split of a limited read to one reader.
  */
 final class RecordLimiter {
 
     private final AtomicLong remaining;
+    private final boolean limited;
 
-    private RecordLimiter(long limit) {
+    private RecordLimiter(long limit, boolean limited) {
         this.remaining = new AtomicLong(limit);
+        this.limited = limited;
     }
 
     /** A limiter for at most {@code limit} rows; a negative limit means no limit. */
     static RecordLimiter of(long limit) {
-        return new RecordLimiter(limit < 0 ? Long.MAX_VALUE : limit);
+        return new RecordLimiter(limit < 0 ? Long.MAX_VALUE : limit, limit >= 0);
+    }
+
+    /** Whether there is a limit at all. */
+    boolean limited() {
+        return limited;
     }
 
     /** No limit. */

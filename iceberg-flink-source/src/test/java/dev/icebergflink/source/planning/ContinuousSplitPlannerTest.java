@@ -36,11 +36,26 @@ class ContinuousSplitPlannerTest {
         table = SourceTestTables.create(dir.resolve("t").toString(), 2);
     }
 
-    private ContinuousSplitPlanner planner(Map<String, String> options) {
+    /** Plans rounds with a paged first scan (pages of 2) read to the end. */
+    private Rounds planner(Map<String, String> options) {
         Map<String, String> all = new HashMap<>(options);
         all.put("streaming", "true");
+        all.putIfAbsent("split-planning-page-size", "2");
         ScanContext context = ScanContext.resolve(all, new Configuration(), table, null, null);
-        return new ContinuousSplitPlanner(new SplitPlanner(table, context, null), context);
+        SplitPlanner splits = new SplitPlanner(table, context, null);
+        return new Rounds(new ContinuousSplitPlanner(splits, context), new SplitPager(splits));
+    }
+
+    /** The planner under test, with each round's paged scan drained. */
+    private record Rounds(ContinuousSplitPlanner planner, SplitPager pager) {
+        PlanningResult planNext(SnapshotPosition last) {
+            PlanningResult result = planner.planNext(last);
+            try {
+                return PagedScans.drain(result, pager, 2);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }
     }
 
     /** The row ids the splits cover, read from the files' record counts and id bounds. */
@@ -71,7 +86,7 @@ class ContinuousSplitPlannerTest {
     void tableScanThenIncrementalReadsEverythingOnceThenOnlyNewAppends() {
         append(table, 0, 3);
         append(table, 3, 5);
-        ContinuousSplitPlanner planner = planner(Map.of());
+        Rounds planner = planner(Map.of());
         PlanningResult first = planner.planNext(null);
         assertThat(rows(first)).isEqualTo(5);
         assertThat(first.toPosition().snapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
@@ -88,7 +103,7 @@ class ContinuousSplitPlannerTest {
 
     @Test
     void tableScanThenIncrementalOnEmptyTableReadsEveryLaterAppend() {
-        ContinuousSplitPlanner planner = planner(Map.of());
+        Rounds planner = planner(Map.of());
         PlanningResult first = planner.planNext(null);
         assertThat(first.splits()).isEmpty();
         assertThat(first.toPosition().isBeforeFirstSnapshot()).isTrue();
@@ -119,8 +134,7 @@ class ContinuousSplitPlannerTest {
 
     @Test
     void latestSnapshotOnEmptyTableReadsFutureAppends() {
-        ContinuousSplitPlanner planner =
-                planner(Map.of("starting-strategy", "INCREMENTAL_FROM_LATEST_SNAPSHOT"));
+        Rounds planner = planner(Map.of("starting-strategy", "INCREMENTAL_FROM_LATEST_SNAPSHOT"));
         PlanningResult first = planner.planNext(null);
         assertThat(first.splits()).isEmpty();
         append(table, 0, 2);
@@ -192,7 +206,7 @@ class ContinuousSplitPlannerTest {
 
     @Test
     void maxPlanningSnapshotCountLimitsARound() {
-        ContinuousSplitPlanner planner =
+        Rounds planner =
                 planner(
                         Map.of(
                                 "starting-strategy",
@@ -215,7 +229,7 @@ class ContinuousSplitPlannerTest {
     void replaceSnapshotsAreSkipped() {
         append(table, 0, 2);
         append(table, 2, 4);
-        ContinuousSplitPlanner planner = planner(Map.of());
+        Rounds planner = planner(Map.of());
         PlanningResult first = planner.planNext(null);
         List<DataFile> old =
                 first.splits().stream()
@@ -233,7 +247,7 @@ class ContinuousSplitPlannerTest {
     @Test
     void overwriteAndDeleteSnapshotsFailWithTheirIdUnlessSkipped() {
         append(table, 0, 2);
-        ContinuousSplitPlanner planner = planner(Map.of());
+        Rounds planner = planner(Map.of());
         PlanningResult first = planner.planNext(null);
         DataFile file = first.splits().get(0).task().files().iterator().next().file();
         DataFile replacement = SourceTestTables.writeFile(table, SourceTestTables.records(10, 12));
@@ -260,7 +274,7 @@ class ContinuousSplitPlannerTest {
     @Test
     void skippingOverwriteAndDeleteReadsOnlyTheAppends() {
         append(table, 0, 2);
-        ContinuousSplitPlanner planner =
+        Rounds planner =
                 planner(
                         Map.of(
                                 "streaming-skip-overwrite-snapshots", "true",
@@ -280,7 +294,7 @@ class ContinuousSplitPlannerTest {
     void followsTheBranchHead() {
         append(table, 0, 2);
         table.manageSnapshots().createBranch("b", table.currentSnapshot().snapshotId()).commit();
-        ContinuousSplitPlanner planner = planner(Map.of("branch", "b"));
+        Rounds planner = planner(Map.of("branch", "b"));
         PlanningResult first = planner.planNext(null);
         assertThat(rows(first)).isEqualTo(2);
         append(table, 100, 110); // main only
@@ -296,7 +310,7 @@ class ContinuousSplitPlannerTest {
         append(table, 2, 4);
         table.manageSnapshots().rollbackTo(first.snapshotId()).commit();
         append(table, 4, 6);
-        ContinuousSplitPlanner planner = planner(Map.of());
+        Rounds planner = planner(Map.of());
         SnapshotPosition lost = new SnapshotPosition(first.snapshotId() + 12345, 0L);
         assertThatThrownBy(() -> planner.planNext(lost))
                 .isInstanceOf(UnrecoverablePlanningException.class)

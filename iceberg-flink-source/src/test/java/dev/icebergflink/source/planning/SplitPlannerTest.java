@@ -29,10 +29,17 @@ class SplitPlannerTest {
         table = SourceTestTables.create(dir.resolve("t").toString(), 2);
     }
 
+    /** Plans with pages of 2 splits (read to the end), unless the options set a page size. */
     private PlanningResult plan(Map<String, String> options, List<Expression> filters) {
-        ScanContext context =
-                ScanContext.resolve(options, new Configuration(), table, null, filters);
-        return new SplitPlanner(table, context, null).planBounded();
+        Map<String, String> all = new java.util.HashMap<>(options);
+        all.putIfAbsent("split-planning-page-size", "2");
+        ScanContext context = ScanContext.resolve(all, new Configuration(), table, null, filters);
+        SplitPlanner planner = new SplitPlanner(table, context, null);
+        try (SplitPager pager = new SplitPager(planner)) {
+            return PagedScans.drain(planner.planBounded(), pager, 2);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static long rows(PlanningResult result) {

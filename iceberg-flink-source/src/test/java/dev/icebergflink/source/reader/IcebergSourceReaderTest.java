@@ -165,6 +165,8 @@ class IcebergSourceReaderTest {
 
             assertThat(output.events()).containsExactly("10", "11", "12", "13", "14", "0");
             assertThat(counter("finishedSplits")).isEqualTo(3);
+            // the enumerator hears once that the limit is reached, so it can end the read
+            assertThat(context.getSentEvents()).containsExactly(new LimitReachedEvent());
         }
     }
 
