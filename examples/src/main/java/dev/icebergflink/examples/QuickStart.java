@@ -1,58 +1,49 @@
 package dev.icebergflink.examples;
 
 import dev.icebergflink.CatalogLoader;
-import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.RowDataConstants;
-import dev.icebergflink.data.RowDataFileReaders;
-import dev.icebergflink.data.RowDataFileWriterFactory;
-import dev.icebergflink.data.RowDataStructLike;
+import dev.icebergflink.TableLoader;
+import dev.icebergflink.sink.IcebergSink;
+import dev.icebergflink.source.IcebergSource;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.CloseableIterator;
-import org.apache.iceberg.AppendFiles;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.DataWriteResult;
-import org.apache.iceberg.io.FanoutDataWriter;
-import org.apache.iceberg.io.OutputFileFactory;
-import org.apache.iceberg.util.PartitionUtil;
 
 /**
- * The README's quick start: generates shop events with a Flink job on a local MiniCluster, writes
- * them into a partitioned Iceberg table under {@code ./warehouse} through the connector's RowData
- * writers, and reads the table back through its RowData readers.
+ * The README's quick start: a Flink job on a local MiniCluster streams generated shop events into a
+ * partitioned Iceberg table under {@code ./warehouse} through {@link IcebergSink}, committing one
+ * snapshot per checkpoint, and a second job reads the table back through {@link IcebergSource} and
+ * prints a summary per category.
  *
  * <p>Arguments: {@code [warehouse-dir] [event-count]}. The Flink web UI is on http://127.0.0.1:8081
- * while the job runs (a free port is used when 8081 is taken).
- *
- * <p>This is the foundation-stage quick start: once the sink and source land it writes through
- * {@code IcebergSink} and reads through {@code IcebergSource}.
+ * while the jobs run (the next free port up to 8099 when 8081 is taken).
  */
 public final class QuickStart {
 
     static final TableIdentifier TABLE = TableIdentifier.of("quickstart", "events");
-    private static final long TARGET_FILE_SIZE = 128L * 1024 * 1024;
+    private static final int EVENTS_PER_SECOND = 5_000;
+    private static final Duration CHECKPOINT_INTERVAL = Duration.ofMillis(500);
 
     private QuickStart() {}
 
@@ -69,20 +60,18 @@ public final class QuickStart {
                         "quickstart",
                         new org.apache.hadoop.conf.Configuration(),
                         Map.of("warehouse", warehouse.toUri().toString()));
-        Catalog catalog = catalogLoader.loadCatalog();
-        Table table = createOrLoad(catalog);
+        Table table = createOrLoad(catalogLoader.loadCatalog());
+        TableLoader tableLoader = TableLoader.fromCatalog(catalogLoader, TABLE);
         out.printf("Table %s at %s%n", TABLE, table.location());
 
-        List<RowData> events = generate(count);
-        out.printf("Generated %d events with a Flink job%n", events.size());
-
-        int files = append(table, events);
+        long before = rowsIn(table);
+        ingest(tableLoader, table, count, out);
         table.refresh();
         out.printf(
-                "Committed snapshot %d with %d data files%n",
-                table.currentSnapshot().snapshotId(), files);
+                "Ingested %d events; the table now holds %d rows in %d snapshots%n",
+                rowsIn(table) - before, rowsIn(table), snapshotCount(table));
 
-        printSummary(table, out);
+        printSummary(tableLoader, out);
         return table;
     }
 
@@ -103,71 +92,68 @@ public final class QuickStart {
                         Map.of("format-version", "2"));
     }
 
-    private static List<RowData> generate(long count) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-        conf.set(RestOptions.ADDRESS, "127.0.0.1");
-        conf.set(RestOptions.BIND_PORT, "8081-8099");
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
-        env.setParallelism(2);
-        DataGeneratorSource<RowData> source =
+    /** Streams the events into the table with checkpointing, printing each commit as it lands. */
+    private static void ingest(TableLoader tableLoader, Table table, long count, PrintStream out)
+            throws Exception {
+        StreamExecutionEnvironment env = localEnvironment();
+        env.enableCheckpointing(CHECKPOINT_INTERVAL.toMillis());
+        DataGeneratorSource<RowData> events =
                 new DataGeneratorSource<>(
-                        new GeneratedEvents(), count, TypeInformation.of(RowData.class));
-        List<RowData> events = new ArrayList<>();
-        try (CloseableIterator<RowData> rows =
-                env.fromSource(source, WatermarkStrategy.noWatermarks(), "events")
-                        .executeAndCollect("quickstart-generate")) {
-            rows.forEachRemaining(events::add);
+                        new GeneratedEvents(),
+                        count,
+                        RateLimiterStrategy.perSecond(EVENTS_PER_SECOND),
+                        TypeInformation.of(RowData.class));
+        env.fromSource(events, WatermarkStrategy.noWatermarks(), "generated events")
+                .sinkTo(IcebergSink.forRowData().tableLoader(tableLoader).build())
+                .name("iceberg sink");
+
+        ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
+        Long[] lastSeen = {snapshotId(table)};
+        progress.scheduleWithFixedDelay(
+                () -> reportNewSnapshot(table, lastSeen, out), 200, 200, TimeUnit.MILLISECONDS);
+        try {
+            env.execute("quickstart-ingest");
+        } finally {
+            progress.shutdownNow();
+            progress.awaitTermination(5, TimeUnit.SECONDS);
         }
-        return events;
+        reportNewSnapshot(table, lastSeen, out);
     }
 
-    private static int append(Table table, List<RowData> events) throws Exception {
-        RowType rowType = FlinkSchemaUtil.convert(table.schema());
-        RowDataFileWriterFactory writers =
-                RowDataFileWriterFactory.builderFor(table)
-                        .dataFileFormat(FileFormat.PARQUET)
-                        .build();
-        OutputFileFactory files = OutputFileFactory.builderFor(table, 0, 1L).build();
-        PartitionKey key = new PartitionKey(table.spec(), table.schema());
-        RowDataStructLike view = new RowDataStructLike(table.schema().asStruct(), rowType);
-
-        FanoutDataWriter<RowData> writer =
-                new FanoutDataWriter<>(writers, files, table.io(), TARGET_FILE_SIZE);
-        try (writer) {
-            for (RowData event : events) {
-                key.partition(view.wrap(event));
-                writer.write(event, table.spec(), key);
-            }
+    private static void reportNewSnapshot(Table table, Long[] lastSeen, PrintStream out) {
+        table.refresh();
+        Snapshot current = table.currentSnapshot();
+        if (current != null && !Long.valueOf(current.snapshotId()).equals(lastSeen[0])) {
+            lastSeen[0] = current.snapshotId();
+            out.printf(
+                    "  committed snapshot %d: +%s rows (checkpoint %s), %s rows in total%n",
+                    current.snapshotId(),
+                    current.summary().getOrDefault("added-records", "0"),
+                    current.summary().get("flink.max-committed-checkpoint-id"),
+                    current.summary().get("total-records"));
         }
-        DataWriteResult result = writer.result();
-        AppendFiles append = table.newAppend();
-        result.dataFiles().forEach(append::appendFile);
-        append.commit();
-        return result.dataFiles().size();
     }
 
-    private static void printSummary(Table table, PrintStream out) throws Exception {
+    /**
+     * Reads the whole table with a bounded IcebergSource and prints rows and totals per category.
+     */
+    private static void printSummary(TableLoader tableLoader, PrintStream out) throws Exception {
+        StreamExecutionEnvironment env = localEnvironment();
+        IcebergSource<RowData> source = IcebergSource.forRowData().tableLoader(tableLoader).build();
         Map<String, long[]> counts = new TreeMap<>();
         Map<String, BigDecimal> totals = new TreeMap<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            for (FileScanTask task : tasks) {
-                Map<Integer, ?> constants =
-                        PartitionUtil.constantsMap(task, RowDataConstants::convert);
-                try (CloseableIterable<RowData> rows =
-                        RowDataFileReaders.readBuilder(
-                                        task.file().format(), table.io().newInputFile(task.file()))
-                                .project(table.schema())
-                                .idToConstant(constants)
-                                .build()) {
-                    for (RowData row : rows) {
-                        String category = row.getString(2).toString();
-                        counts.computeIfAbsent(category, c -> new long[1])[0]++;
-                        totals.merge(
-                                category, row.getDecimal(3, 10, 2).toBigDecimal(), BigDecimal::add);
-                    }
-                }
+        try (CloseableIterator<RowData> rows =
+                env.fromSource(
+                                source,
+                                WatermarkStrategy.noWatermarks(),
+                                "iceberg source",
+                                TypeInformation.of(RowData.class))
+                        .executeAndCollect("quickstart-read")) {
+            while (rows.hasNext()) {
+                RowData row = rows.next();
+                String category = row.getString(2).toString();
+                counts.computeIfAbsent(category, c -> new long[1])[0]++;
+                totals.merge(category, row.getDecimal(3, 10, 2).toBigDecimal(), BigDecimal::add);
             }
         }
         out.println();
@@ -180,5 +166,36 @@ public final class QuickStart {
                     entry.getKey(), entry.getValue()[0], totals.get(entry.getKey()));
         }
         out.println("+----------+--------+-------------+");
+    }
+
+    private static StreamExecutionEnvironment localEnvironment() {
+        Configuration conf = new Configuration();
+        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.BIND_PORT, "8081-8099");
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
+        env.setParallelism(2);
+        return env;
+    }
+
+    private static Long snapshotId(Table table) {
+        Snapshot snapshot = table.currentSnapshot();
+        return snapshot == null ? null : snapshot.snapshotId();
+    }
+
+    private static long rowsIn(Table table) {
+        Snapshot snapshot = table.currentSnapshot();
+        return snapshot == null
+                ? 0
+                : Long.parseLong(snapshot.summary().getOrDefault("total-records", "0"));
+    }
+
+    private static int snapshotCount(Table table) {
+        int count = 0;
+        for (Snapshot ignored : table.snapshots()) {
+            count++;
+        }
+        return count;
     }
 }

@@ -44,7 +44,13 @@ class QuickStartITCase {
                     .isEqualTo(GeneratedEvents.CATEGORIES[(int) (id % 4)]);
             assertThat(record.getField("amount")).isEqualTo(GeneratedEvents.amountOf(id));
         }
-        assertThat(table.currentSnapshot().summary()).containsEntry("added-records", "2000");
+        // One snapshot per checkpoint, each recorded with the checkpoint it commits.
+        assertThat(table.snapshots())
+                .allSatisfy(
+                        s ->
+                                assertThat(s.summary())
+                                        .containsKey("flink.max-committed-checkpoint-id"));
+        assertThat(table.currentSnapshot().summary()).containsEntry("total-records", "2000");
 
         // The printed summary agrees with the table.
         String output = printed.toString(StandardCharsets.UTF_8);
@@ -53,7 +59,8 @@ class QuickStartITCase {
             booksTotal = booksTotal.add(GeneratedEvents.amountOf(id));
         }
         assertThat(output)
-                .contains("Generated 2000 events")
+                .contains("Ingested 2000 events")
+                .contains("committed snapshot")
                 .containsPattern(
                         "\\| books +\\|    500 \\| +" + booksTotal.toPlainString() + " \\|");
     }
