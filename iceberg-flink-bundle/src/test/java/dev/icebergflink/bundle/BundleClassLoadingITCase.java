@@ -47,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  *       parent;
  *   <li>{@code -j} / {@code ADD JAR}: Flink's child-first user class loader ({@link
  *       FlinkUserCodeClassLoaders#childFirst}) over the jar with Flink's default parent-first
- *       patterns, and a SQL {@link TableEnvironment} whose user class loader it is.
+ *       patterns, and a SQL {@link TableEnvironment} whose user class loader it is;
+ *   <li>{@code ADD JAR} itself in a SQL {@link TableEnvironment}.
  * </ul>
  *
  * <p>Failsafe keeps our modules and the libraries the bundle carries off this test's class path
@@ -109,12 +110,7 @@ class BundleClassLoadingITCase {
                                     .inBatchMode()
                                     .withClassLoader(loader)
                                     .build());
-            env.executeSql(
-                            String.format(
-                                    "CREATE CATALOG ice WITH ('type'='iceberg',"
-                                            + " 'catalog-type'='hadoop', 'warehouse'='%s')",
-                                    warehouse.toUri()))
-                    .await();
+            env.executeSql(createHadoopCatalog("ice")).await();
             env.executeSql("CREATE DATABASE ice.sales").await();
             env.executeSql("CREATE TABLE ice.sales.orders (id BIGINT, item STRING)").await();
             env.executeSql("USE CATALOG ice").await();
@@ -125,6 +121,32 @@ class BundleClassLoadingITCase {
             assertThat(Thread.currentThread().getContextClassLoader()).isSameAs(CLUSTER);
         }
         assertThat(warehouse.resolve("sales/orders/metadata/v1.metadata.json")).isRegularFile();
+    }
+
+    @Test
+    void sqlAddJarThenCatalogDdl() throws Exception {
+        TableEnvironment env =
+                TableEnvironment.create(EnvironmentSettings.newInstance().inBatchMode().build());
+        assertThatThrownBy(() -> env.executeSql(createHadoopCatalog("before")))
+                .as("without the bundle there is no iceberg factory")
+                .hasStackTraceContaining("Could not find any factory for identifier 'iceberg'");
+
+        env.executeSql(String.format("ADD JAR '%s'", BundleJar.path())).await();
+        env.executeSql(createHadoopCatalog("ice")).await();
+        env.executeSql("CREATE DATABASE ice.sales").await();
+        env.executeSql("CREATE TABLE ice.sales.orders (id BIGINT, item STRING)").await();
+
+        assertThat(rows(env, "SHOW JARS")).containsExactly(BundleJar.path().toString());
+        assertThat(rows(env, "SHOW TABLES FROM ice.sales")).containsExactly("orders");
+        assertThat(Thread.currentThread().getContextClassLoader()).isSameAs(CLUSTER);
+        assertThat(warehouse.resolve("sales/orders/metadata/v1.metadata.json")).isRegularFile();
+    }
+
+    private String createHadoopCatalog(String name) {
+        return String.format(
+                "CREATE CATALOG %s WITH ('type'='iceberg', 'catalog-type'='hadoop',"
+                        + " 'warehouse'='%s')",
+                name, warehouse.toUri());
     }
 
     /**
