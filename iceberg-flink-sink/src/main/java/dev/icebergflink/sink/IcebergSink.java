@@ -38,10 +38,12 @@ import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.util.SortOrderUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -126,19 +128,19 @@ public final class IcebergSink
 
     @Override
     public DataStream<RowData> addPreWriteTopology(DataStream<RowData> input) {
-        if (operatorUids()) {
-            ensureSinkUid(input);
-        }
+        adjustSinkTransformation(input);
         return distribution.apply(input, operatorUids());
     }
 
     /**
-     * With operator uids on, the sink transformation needs a uid too (Flink rejects uids inside a
-     * sink topology otherwise, and the writer's and committer's uids derive from it): when the user
-     * gave none, the sink takes {@link #writerUid()}. Two Iceberg sinks of one job with the same
+     * Settles what only the sink transformation can carry, before Flink reads it for the writer and
+     * committer: with operator uids on, the sink needs a uid too (Flink rejects uids inside a sink
+     * topology otherwise, and the writer's and committer's uids derive from it), so when the user
+     * gave none it takes {@link #writerUid()}; and {@code write-parallelism} becomes the writer's
+     * parallelism unless the user set one on the sink. Two Iceberg sinks of one job with the same
      * uids are rejected here, naming the option, instead of failing later with a hash collision.
      */
-    private void ensureSinkUid(DataStream<RowData> input) {
+    private void adjustSinkTransformation(DataStream<RowData> input) {
         for (Transformation<?> t : input.getExecutionEnvironment().getTransformations()) {
             if (!(t instanceof SinkTransformation)) {
                 continue;
@@ -146,9 +148,15 @@ public final class IcebergSink
             SinkTransformation<?, ?> sinkTransformation = (SinkTransformation<?, ?>) t;
             Sink<?> other = sinkTransformation.getSink();
             if (other == this) {
-                if (sinkTransformation.getUid() == null) {
+                if (operatorUids() && sinkTransformation.getUid() == null) {
                     sinkTransformation.setUid(writerUid());
                 }
+                if (conf.writeParallelism() != null
+                        && !sinkTransformation.isParallelismConfigured()) {
+                    sinkTransformation.setParallelism(conf.writeParallelism(), true);
+                }
+            } else if (!operatorUids()) {
+                continue;
             } else if (other instanceof IcebergSink
                     && ((IcebergSink) other).operatorUids()
                     && ((IcebergSink) other).uidSuffix.equals(uidSuffix)) {
@@ -243,7 +251,7 @@ public final class IcebergSink
      * partitioned table whose partition source columns are not all equality fields; an input schema
      * ({@link #tableSchema}) that does not fit the table (missing, extra or reordered column, wrong
      * type, nullable into required); unknown option keys; bad option values; {@code
-     * distribution-mode} 'range' (not supported yet).
+     * distribution-mode} 'range' on a table with neither sort order nor partition spec.
      *
      * <p>Equality fields come from {@link #equalityFieldColumns}, else from the table's identifier
      * fields. On a format v2+ table with equality fields, the input is keyed by them and passes the
@@ -385,11 +393,6 @@ public final class IcebergSink
                         "Options 'overwrite-enabled' and 'upsert-enabled' cannot both be true:"
                                 + " overwrite replaces partitions, upsert replaces rows by key");
             }
-            if (conf.distributionMode() == DistributionMode.RANGE) {
-                throw new IllegalArgumentException(
-                        "Option 'distribution-mode' = 'range' is not supported yet by this sink;"
-                                + " use 'none' or 'hash'");
-            }
             RowType rowType = SinkValidation.inputType(table.schema(), tableSchema);
             int formatVersion = TableUtil.formatVersion(table);
             List<Integer> equalityIds =
@@ -468,7 +471,11 @@ public final class IcebergSink
                             SinkValidation.positions(table.schema(), equalityIds),
                             dedup,
                             conf.writeParallelism(),
-                            suffix);
+                            suffix,
+                            conf.distributionMode() == DistributionMode.RANGE
+                                    ? rangeOrder(table)
+                                    : null,
+                            conf.rangeSortKeyBaseWeight());
             LOG.info(
                     "Iceberg sink for table {}: writer mode {}, commit mode {}, equality fields"
                             + " {}, {}",
@@ -487,6 +494,17 @@ public final class IcebergSink
                     suffix,
                     table.name());
         }
+    }
+
+    /**
+     * The keys of range distribution: the table's sort order, else its partition fields as a sort
+     * order (unsorted when the table has neither; the distribution then rejects 'range').
+     */
+    static SortOrder rangeOrder(Table table) {
+        if (table.sortOrder().isSorted()) {
+            return table.sortOrder();
+        }
+        return SortOrderUtil.buildSortOrder(table.schema(), table.spec(), SortOrder.unsorted());
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(IcebergSink.class);

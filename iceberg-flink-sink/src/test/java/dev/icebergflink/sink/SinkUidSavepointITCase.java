@@ -156,7 +156,7 @@ class SinkUidSavepointITCase {
     @ParameterizedTest
     @EnumSource(
             value = DistributionMode.class,
-            names = {"HASH"})
+            names = {"HASH", "RANGE"})
     void aSavepointRestoresIntoANewJobWithTheSameSuffix(DistributionMode mode) throws Exception {
         TableLoader loader = tables.create(BY_PART, 2);
         StreamExecutionEnvironment first = env(null);
