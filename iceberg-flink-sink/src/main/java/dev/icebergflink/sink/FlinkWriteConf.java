@@ -38,6 +38,8 @@ public final class FlinkWriteConf implements Serializable {
     private final String branch;
     private final Integer writeParallelism;
     private final String uidSuffix;
+    private final String rangeStatisticsType;
+    private final double rangeSortKeyBaseWeight;
 
     private FlinkWriteConf(OptionResolver resolver) {
         this.format = parseFormat(resolver);
@@ -100,6 +102,50 @@ public final class FlinkWriteConf implements Serializable {
         this.writeParallelism = parallelism;
         String suffix = resolver.get(FlinkWriteOptions.UID_SUFFIX);
         this.uidSuffix = suffix == null ? "" : suffix;
+        this.rangeStatisticsType = parseStatisticsType(resolver);
+        double baseWeight = resolver.get(FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT);
+        if (!(baseWeight >= 0) || Double.isInfinite(baseWeight)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value %s for option '%s': it must be a finite number >= 0"
+                                    + " (a fraction of one writer's share, e.g. 0.01)",
+                            baseWeight,
+                            FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key()));
+        }
+        this.rangeSortKeyBaseWeight = baseWeight;
+    }
+
+    private static String parseStatisticsType(OptionResolver resolver) {
+        String value = resolver.get(FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE);
+        String normalized = value == null ? "auto" : value.trim().toLowerCase(Locale.ROOT);
+        switch (normalized) {
+            case "map":
+                return "Map";
+            case "sketch":
+                return "Sketch";
+            case "auto":
+                return "Auto";
+            default:
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Invalid value '%s' for option '%s': allowed values are Map,"
+                                        + " Sketch, Auto",
+                                value, FlinkWriteOptions.RANGE_DISTRIBUTION_STATISTICS_TYPE.key()));
+        }
+    }
+
+    /**
+     * The range statistics type (Map, Sketch or Auto). All three use the same statistics: a bounded
+     * reservoir sample per statistics subtask and checkpoint, weighted by the subtask's record
+     * count; see {@code DistributionTopology}.
+     */
+    public String rangeStatisticsType() {
+        return rangeStatisticsType;
+    }
+
+    /** The extra weight of every distinct range key, as a fraction of one writer's share. */
+    public double rangeSortKeyBaseWeight() {
+        return rangeSortKeyBaseWeight;
     }
 
     /**
@@ -187,6 +233,12 @@ public final class FlinkWriteConf implements Serializable {
                 + writeParallelism
                 + ", uidSuffix="
                 + uidSuffix
+                + (distributionMode == DistributionMode.RANGE
+                        ? ", rangeStatisticsType="
+                                + rangeStatisticsType
+                                + ", rangeSortKeyBaseWeight="
+                                + rangeSortKeyBaseWeight
+                        : "")
                 + "}";
     }
 
@@ -203,7 +255,9 @@ public final class FlinkWriteConf implements Serializable {
                 && distributionMode == that.distributionMode
                 && branch.equals(that.branch)
                 && Objects.equals(writeParallelism, that.writeParallelism)
-                && uidSuffix.equals(that.uidSuffix);
+                && uidSuffix.equals(that.uidSuffix)
+                && rangeStatisticsType.equals(that.rangeStatisticsType)
+                && rangeSortKeyBaseWeight == that.rangeSortKeyBaseWeight;
     }
 
     @Override

@@ -152,7 +152,10 @@ public final class FlinkWriteOptions {
                                             "How rows reach the writers: 'none' (no shuffle, or by"
                                                     + " equality key when there is one), 'hash' (by"
                                                     + " partition; by equality key for unpartitioned"
-                                                    + " tables) or 'range' (not supported yet)."
+                                                    + " tables) or 'range' (by sort key ranges"
+                                                    + " of the table's sort order, else of its"
+                                                    + " partition fields, with boundaries from key"
+                                                    + " statistics; for skewed keys)."
                                                     + " Falls back to the table property"
                                                     + " 'write.distribution-mode', else none."),
                             String.class)
@@ -160,7 +163,10 @@ public final class FlinkWriteOptions {
                     .tableProperty(TableProperties.WRITE_DISTRIBUTION_MODE)
                     .build();
 
-    /** Statistics type of range distribution; accepted for compatibility, range is rejected. */
+    /**
+     * Statistics type of range distribution: Map, Sketch and Auto are accepted and all use the same
+     * bounded, weighted reservoir sample of sort keys per statistics subtask and checkpoint.
+     */
     public static final ConnectorOption<String> RANGE_DISTRIBUTION_STATISTICS_TYPE =
             ConnectorOption.builder(
                             ConfigOptions.key("range-distribution-statistics-type")
@@ -168,24 +174,29 @@ public final class FlinkWriteOptions {
                                     .defaultValue("Auto")
                                     .withDescription(
                                             "Statistics used by range distribution: Map, Sketch or"
-                                                    + " Auto. Only meaningful with"
-                                                    + " distribution-mode 'range', which this sink"
-                                                    + " does not support yet."),
+                                                    + " Auto. This sink accepts all three and uses"
+                                                    + " one kind of statistics for each: a bounded"
+                                                    + " reservoir sample of sort keys per"
+                                                    + " statistics subtask and checkpoint,"
+                                                    + " weighted by its record count (hot keys are"
+                                                    + " spread over several writers)."),
                             String.class)
                     .flinkConfigKey("range-distribution-statistics-type")
                     .build();
 
-    /** Sort-key base weight of range distribution; accepted for compatibility. */
+    /** Sort-key base weight of range distribution (extra weight of every distinct key). */
     public static final ConnectorOption<Double> RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT =
             ConnectorOption.builder(
                             ConfigOptions.key("range-distribution-sort-key-base-weight")
                                     .doubleType()
                                     .defaultValue(0.0)
                                     .withDescription(
-                                            "Base weight of every sort key for range distribution."
-                                                    + " Only meaningful with distribution-mode"
-                                                    + " 'range', which this sink does not support"
-                                                    + " yet."),
+                                            "Base weight of every sort key for range distribution,"
+                                                    + " as a fraction of one writer's share (e.g."
+                                                    + " 0.01): each distinct sampled key counts"
+                                                    + " that much extra, which spreads"
+                                                    + " low-cardinality keys over more writers."
+                                                    + " Must be >= 0."),
                             Double.class)
                     .flinkConfigKey("range-distribution-sort-key-base-weight")
                     .build();

@@ -33,14 +33,17 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.transformations.SinkTransformation;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.util.SortOrderUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,14 +60,16 @@ import org.slf4j.LoggerFactory;
  * table when unpartitioned; static: {@link Builder#overwritePartition}); upsert into format v2+
  * tables; changelog input (non-insert row kinds) into format v2+ tables. See {@link Builder}.
  *
- * <p>Operator uids: Flink accepts uids on the operators a sink adds only when the sink itself has a
- * uid. A plain {@code stream.sinkTo(sink)} therefore gets Flink-generated operator ids; for
- * savepoints that survive job changes use {@link FlinkSink}, or set {@code uid-suffix} and call
- * {@code stream.sinkTo(sink).uid(sink.writerUid())}: then the writer is {@code
- * iceberg-writer-<suffix>}, the committer {@code Sink Committer: iceberg-writer-<suffix>}, the
- * de-duplication {@code iceberg-writer-<suffix>: iceberg-dedup-<suffix>} and the aggregation {@code
- * iceberg-writer-<suffix>: iceberg-aggregator-<suffix>} (Flink prefixes the uids of a sink's own
- * operators with the sink's uid); the suffix defaults to the table name.
+ * <p>Operator uids: with {@code uid-suffix} set (or through {@link FlinkSink}) every operator of
+ * the sink topology gets a stable uid, so savepoints map to it whatever else changes in the job:
+ * the writer {@code iceberg-writer-<suffix>} (also the sink's uid, unless the user set one with
+ * {@code sinkTo(sink).uid(...)}, which then takes its place in all uids), the committer {@code Sink
+ * Committer: iceberg-writer-<suffix>}, the de-duplication {@code iceberg-writer-<suffix>:
+ * iceberg-dedup-<suffix>}, the range statistics {@code iceberg-writer-<suffix>:
+ * iceberg-range-stats-<suffix>} and the aggregation {@code iceberg-writer-<suffix>:
+ * iceberg-aggregator-<suffix>} (Flink prefixes the uids of a sink's own operators with the sink's
+ * uid). Without a suffix a plain {@code stream.sinkTo(sink)} leaves the ids to Flink (generated
+ * from the job's shape). Two Iceberg sinks of one job need distinct suffixes.
  *
  * <p>Memory in upsert and keyed changelog mode is bounded: the writers keep no per-key map. Keyed
  * input passes a de-duplication operator whose pending changes (one per key changed since the last
@@ -84,12 +89,11 @@ public final class IcebergSink
 
     private final TableLoader tableLoader;
     private final FlinkWriteConf conf;
-    private final CommitterSettings committerSettings;
+    private CommitterSettings committerSettings;
     private final RowDataTaskWriterFactory writerFactory;
     private final DistributionTopology distribution;
     private final String uidSuffix;
     private final String tableName;
-    private boolean operatorUids;
 
     private IcebergSink(
             TableLoader tableLoader,
@@ -98,8 +102,7 @@ public final class IcebergSink
             RowDataTaskWriterFactory writerFactory,
             DistributionTopology distribution,
             String uidSuffix,
-            String tableName,
-            boolean operatorUids) {
+            String tableName) {
         this.tableLoader = tableLoader;
         this.conf = conf;
         this.committerSettings = committerSettings;
@@ -107,7 +110,6 @@ public final class IcebergSink
         this.distribution = distribution;
         this.uidSuffix = uidSuffix;
         this.tableName = tableName;
-        this.operatorUids = operatorUids;
     }
 
     /** Starts a sink for {@link RowData} input. */
@@ -126,49 +128,69 @@ public final class IcebergSink
 
     @Override
     public DataStream<RowData> addPreWriteTopology(DataStream<RowData> input) {
-        return distribution.apply(input, operatorUids);
+        adjustSinkTransformation(input);
+        return distribution.apply(input, operatorUids());
+    }
+
+    /**
+     * Settles what only the sink transformation can carry, before Flink reads it for the writer and
+     * committer: with operator uids on, the sink needs a uid too (Flink rejects uids inside a sink
+     * topology otherwise, and the writer's and committer's uids derive from it), so when the user
+     * gave none it takes {@link #writerUid()}; and {@code write-parallelism} becomes the writer's
+     * parallelism unless the user set one on the sink. Two Iceberg sinks of one job with the same
+     * uids are rejected here, naming the option, instead of failing later with a hash collision.
+     */
+    private void adjustSinkTransformation(DataStream<RowData> input) {
+        for (Transformation<?> t : input.getExecutionEnvironment().getTransformations()) {
+            if (!(t instanceof SinkTransformation)) {
+                continue;
+            }
+            SinkTransformation<?, ?> sinkTransformation = (SinkTransformation<?, ?>) t;
+            Sink<?> other = sinkTransformation.getSink();
+            if (other == this) {
+                if (operatorUids() && sinkTransformation.getUid() == null) {
+                    sinkTransformation.setUid(writerUid());
+                }
+                if (conf.writeParallelism() != null
+                        && !sinkTransformation.isParallelismConfigured()) {
+                    sinkTransformation.setParallelism(conf.writeParallelism(), true);
+                }
+            } else if (!operatorUids()) {
+                continue;
+            } else if (other instanceof IcebergSink
+                    && ((IcebergSink) other).operatorUids()
+                    && ((IcebergSink) other).uidSuffix.equals(uidSuffix)) {
+                throw new IllegalStateException(
+                        "Two Iceberg sinks in one job use the uid suffix '"
+                                + uidSuffix
+                                + "' (tables "
+                                + ((IcebergSink) other).tableName
+                                + " and "
+                                + tableName
+                                + "); give each a distinct option 'uid-suffix'");
+            }
+        }
     }
 
     @Override
     public DataStream<CommittableMessage<IcebergCommittable>> addPreCommitTopology(
             DataStream<CommittableMessage<WriteResult>> writeResults) {
-        DataStream<CommittableMessage<IcebergCommittable>> committables =
-                CommitTopology.addPreCommitTopology(writeResults, committerSettings);
-        if (!operatorUids) {
-            // Flink rejects uids inside a sink's topology unless the sink itself has a uid; a
-            // plain sinkTo(sink) has none, so the aggregation goes without one (see class doc)
-            clearUids(committables.getTransformation(), 3);
-        }
-        return committables;
-    }
-
-    private static void clearUids(Transformation<?> transformation, int depth) {
-        if (depth == 0 || transformation.getUid() == null && transformation.getInputs().isEmpty()) {
-            return;
-        }
-        if (transformation.getUid() != null
-                && transformation.getUid().startsWith(CommitTopology.AGGREGATOR_ROLE)) {
-            transformation.setUid(null);
-        }
-        for (Transformation<?> input : transformation.getInputs()) {
-            clearUids(input, depth - 1);
-        }
+        return CommitTopology.addPreCommitTopology(writeResults, committerSettings);
     }
 
     /**
-     * Gives the operators of the sink's own topology (de-duplication, aggregation) stable uids
-     * {@code <role>-<uid suffix>}. Flink then requires the sink itself to have a uid: call {@code
-     * stream.sinkTo(sink).uid(sink.writerUid())}. {@link FlinkSink} does both; setting {@code
-     * uid-suffix} on the builder turns this on too.
+     * Gives every operator of the sink's topology a stable uid derived from the uid suffix (see the
+     * class comment). Setting {@code uid-suffix} on the builder turns this on; {@link FlinkSink}
+     * always does.
      */
     public IcebergSink withOperatorUids() {
-        this.operatorUids = true;
+        this.committerSettings = committerSettings.withOperatorUids(true);
         return this;
     }
 
     /** Whether the sink's own operators get uids (see {@link #withOperatorUids()}). */
     public boolean operatorUids() {
-        return operatorUids;
+        return committerSettings.operatorUids();
     }
 
     @Override
@@ -229,7 +251,7 @@ public final class IcebergSink
      * partitioned table whose partition source columns are not all equality fields; an input schema
      * ({@link #tableSchema}) that does not fit the table (missing, extra or reordered column, wrong
      * type, nullable into required); unknown option keys; bad option values; {@code
-     * distribution-mode} 'range' (not supported yet).
+     * distribution-mode} 'range' on a table with neither sort order nor partition spec.
      *
      * <p>Equality fields come from {@link #equalityFieldColumns}, else from the table's identifier
      * fields. On a format v2+ table with equality fields, the input is keyed by them and passes the
@@ -371,11 +393,6 @@ public final class IcebergSink
                         "Options 'overwrite-enabled' and 'upsert-enabled' cannot both be true:"
                                 + " overwrite replaces partitions, upsert replaces rows by key");
             }
-            if (conf.distributionMode() == DistributionMode.RANGE) {
-                throw new IllegalArgumentException(
-                        "Option 'distribution-mode' = 'range' is not supported yet by this sink;"
-                                + " use 'none' or 'hash'");
-            }
             RowType rowType = SinkValidation.inputType(table.schema(), tableSchema);
             int formatVersion = TableUtil.formatVersion(table);
             List<Integer> equalityIds =
@@ -431,6 +448,7 @@ public final class IcebergSink
                             .branch(conf.branch())
                             .snapshotProperties(snapshotProperties)
                             .uidSuffix(suffix)
+                            .operatorUids(!conf.uidSuffix().isEmpty())
                             .mode(commitMode);
             if (staticFilter != null) {
                 settings.staticOverwrite(staticFilter);
@@ -453,7 +471,11 @@ public final class IcebergSink
                             SinkValidation.positions(table.schema(), equalityIds),
                             dedup,
                             conf.writeParallelism(),
-                            suffix);
+                            suffix,
+                            conf.distributionMode() == DistributionMode.RANGE
+                                    ? rangeOrder(table)
+                                    : null,
+                            conf.rangeSortKeyBaseWeight());
             LOG.info(
                     "Iceberg sink for table {}: writer mode {}, commit mode {}, equality fields"
                             + " {}, {}",
@@ -470,9 +492,19 @@ public final class IcebergSink
                     factory,
                     distribution,
                     suffix,
-                    table.name(),
-                    !conf.uidSuffix().isEmpty());
+                    table.name());
         }
+    }
+
+    /**
+     * The keys of range distribution: the table's sort order, else its partition fields as a sort
+     * order (unsorted when the table has neither; the distribution then rejects 'range').
+     */
+    static SortOrder rangeOrder(Table table) {
+        if (table.sortOrder().isSorted()) {
+            return table.sortOrder();
+        }
+        return SortOrderUtil.buildSortOrder(table.schema(), table.spec(), SortOrder.unsorted());
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(IcebergSink.class);

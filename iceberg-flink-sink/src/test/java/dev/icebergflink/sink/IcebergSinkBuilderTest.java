@@ -229,14 +229,43 @@ class IcebergSinkBuilderTest {
                                         .build())
                 .hasMessageContaining("'write-fromat'")
                 .hasMessageContaining("did you mean 'write-format'");
+        TableLoader plain = tables.create(PartitionSpec.unpartitioned(), 2);
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(plain)
+                                        .distributionMode(DistributionMode.RANGE)
+                                        .build())
+                .hasMessageContaining("distribution-mode 'range'")
+                .hasMessageContaining("sort order or a partition spec");
+        assertThat(
+                        IcebergSink.forRowData()
+                                .tableLoader(loader)
+                                .distributionMode(DistributionMode.RANGE)
+                                .set("range-distribution-statistics-type", "sketch")
+                                .set("range-distribution-sort-key-base-weight", "0.01")
+                                .build()
+                                .writeConf())
+                .satisfies(
+                        conf -> {
+                            assertThat(conf.rangeStatisticsType()).isEqualTo("Sketch");
+                            assertThat(conf.rangeSortKeyBaseWeight()).isEqualTo(0.01);
+                        });
         assertThatThrownBy(
                         () ->
                                 IcebergSink.forRowData()
                                         .tableLoader(loader)
-                                        .distributionMode(DistributionMode.RANGE)
+                                        .set("range-distribution-statistics-type", "histogram")
                                         .build())
-                .hasMessageContaining("distribution-mode")
-                .hasMessageContaining("not supported yet");
+                .hasMessageContaining("range-distribution-statistics-type")
+                .hasMessageContaining("Map, Sketch, Auto");
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .set("range-distribution-sort-key-base-weight", "-1")
+                                        .build())
+                .hasMessageContaining("range-distribution-sort-key-base-weight");
         assertThatThrownBy(
                         () ->
                                 IcebergSink.forRowData()

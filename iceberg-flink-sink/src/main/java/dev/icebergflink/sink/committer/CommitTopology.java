@@ -15,6 +15,10 @@ import org.apache.iceberg.io.WriteResult;
  * writes the manifests once and emits exactly one {@link IcebergCommittable} per checkpoint. The
  * output is routed with {@code global()} so that the committable and its summary always reach the
  * same committer subtask, whatever parallelism Flink gives the committer.
+ *
+ * <p>The aggregation gets the uid {@link #aggregatorUid} only when {@link
+ * CommitterSettings#operatorUids()} says so: Flink rejects uids inside a sink's topology unless the
+ * sink transformation has a uid itself, which only the sink knows.
  */
 public final class CommitTopology {
 
@@ -42,9 +46,11 @@ public final class CommitTopology {
                                 uid,
                                 CommittableMessageTypeInfo.of(IcebergCommittableSerializer::new),
                                 new WriteResultAggregator(settings))
-                        .uid(uid)
                         .setParallelism(1)
                         .setMaxParallelism(1);
+        if (settings.operatorUids()) {
+            aggregated.uid(uid);
+        }
         return aggregated.global();
     }
 

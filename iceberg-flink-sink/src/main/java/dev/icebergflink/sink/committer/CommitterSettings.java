@@ -30,6 +30,7 @@ public final class CommitterSettings implements Serializable {
     private final CommitMode mode;
     private final Expression staticOverwriteFilter;
     private final String uidSuffix;
+    private final boolean operatorUids;
 
     private CommitterSettings(Builder builder) {
         this.tableLoader = builder.tableLoader;
@@ -39,6 +40,17 @@ public final class CommitterSettings implements Serializable {
         this.mode = builder.mode;
         this.staticOverwriteFilter = builder.staticOverwriteFilter;
         this.uidSuffix = builder.uidSuffix;
+        this.operatorUids = builder.operatorUids;
+    }
+
+    private CommitterSettings(CommitterSettings other, boolean operatorUids) {
+        this.tableLoader = other.tableLoader;
+        this.branch = other.branch;
+        this.snapshotProperties = other.snapshotProperties;
+        this.mode = other.mode;
+        this.staticOverwriteFilter = other.staticOverwriteFilter;
+        this.uidSuffix = other.uidSuffix;
+        this.operatorUids = operatorUids;
     }
 
     /** Starts settings for the table that {@code tableLoader} loads. */
@@ -79,6 +91,21 @@ public final class CommitterSettings implements Serializable {
         return uidSuffix;
     }
 
+    /**
+     * Whether {@link CommitTopology} gives the aggregation operator its stable uid {@code
+     * iceberg-aggregator-<suffix>}. Flink accepts uids on the operators a sink adds only when the
+     * sink transformation itself has a uid, so the sink turns this on exactly when it makes sure of
+     * that (a {@code uid-suffix} was set, or {@code FlinkSink} attaches the sink).
+     */
+    public boolean operatorUids() {
+        return operatorUids;
+    }
+
+    /** A copy of these settings with {@link #operatorUids()} set as given. */
+    public CommitterSettings withOperatorUids(boolean enabled) {
+        return enabled == operatorUids ? this : new CommitterSettings(this, enabled);
+    }
+
     @Override
     public String toString() {
         return "CommitterSettings{table="
@@ -90,6 +117,7 @@ public final class CommitterSettings implements Serializable {
                 + (staticOverwriteFilter == null ? "" : ", filter=" + staticOverwriteFilter)
                 + ", uidSuffix="
                 + uidSuffix
+                + (operatorUids ? " (operator uids)" : "")
                 + ", snapshotProperties="
                 + snapshotProperties.keySet()
                 + "}";
@@ -103,6 +131,7 @@ public final class CommitterSettings implements Serializable {
         private CommitMode mode = CommitMode.APPEND;
         private Expression staticOverwriteFilter;
         private String uidSuffix = "";
+        private boolean operatorUids;
 
         private Builder(TableLoader tableLoader) {
             this.tableLoader = tableLoader;
@@ -145,6 +174,12 @@ public final class CommitterSettings implements Serializable {
         /** The uid suffix of the sink's operators (empty: the caller's default). */
         public Builder uidSuffix(String suffix) {
             this.uidSuffix = suffix == null ? "" : suffix;
+            return this;
+        }
+
+        /** Whether the aggregation gets a uid (default false; see {@link #operatorUids()}). */
+        public Builder operatorUids(boolean enabled) {
+            this.operatorUids = enabled;
             return this;
         }
 

@@ -2,6 +2,12 @@ package dev.icebergflink.sink.distribution;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.Partitioner;
+import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.data.RowData;
@@ -10,6 +16,9 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +34,16 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code none}: forward when the writer parallelism equals the input's, else rebalance.
  *   <li>{@code hash}: by partition on partitioned tables; by equality key on unpartitioned tables
  *       with equality fields; otherwise like {@code none}, with a log line.
- *   <li>{@code range}: rejected by the builder (not supported yet).
+ *   <li>{@code range}: by ranges of the table's sort order (else of its partition fields, as a sort
+ *       order): a statistics operator ({@link RangeStatisticsOperator}, at the input's parallelism,
+ *       after the de-duplication when there is one) samples the keys and tags each row with its
+ *       range's writer, using boundaries its {@link RangeStatisticsCoordinator} computes from all
+ *       subtasks' samples at every checkpoint; {@code partitionCustom} then sends the row to that
+ *       writer. Rows go round robin until the first boundaries exist. Statistics: a reservoir
+ *       sample of at most {@value #RANGE_SAMPLE_PER_WRITER} keys per writer (capped at {@value
+ *       #RANGE_MAX_SAMPLE}) per subtask and checkpoint, weighted by the subtask's record count;
+ *       {@code range-distribution-sort-key-base-weight} adds weight to every distinct key; a key
+ *       heavier than one writer's share is spread over several writers.
  * </ul>
  *
  * <p>It exists so that the sink's {@code addPreWriteTopology} is one call and the rules above are
@@ -37,6 +55,18 @@ public final class DistributionTopology implements Serializable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DistributionTopology.class);
 
+    /** The role part of the range statistics operator's uid. */
+    public static final String RANGE_STATS_ROLE = "iceberg-range-stats";
+
+    /** The role part of the uid of the operator that drops the range tag before the writers. */
+    public static final String RANGE_UNTAG_ROLE = "iceberg-range-untag";
+
+    /** Sampled keys per writer and statistics subtask and checkpoint. */
+    static final int RANGE_SAMPLE_PER_WRITER = 256;
+
+    /** Upper bound of the sample of one statistics subtask and checkpoint. */
+    static final int RANGE_MAX_SAMPLE = 8192;
+
     /** The role part of the de-duplication operator's uid. */
     public static final String DEDUP_ROLE = "iceberg-dedup";
 
@@ -47,9 +77,12 @@ public final class DistributionTopology implements Serializable {
     private final PartitionKeySelector partitionSelector;
     private final Integer writeParallelism;
     private final String uidSuffix;
+    private final String schemaJson;
+    private final String rangeOrderJson;
+    private final double rangeBaseWeight;
 
     /**
-     * @param mode the distribution mode (not RANGE)
+     * @param mode the distribution mode
      * @param rowType the input row type
      * @param schema the table schema
      * @param spec the table's partition spec
@@ -57,6 +90,8 @@ public final class DistributionTopology implements Serializable {
      * @param dedupMode the de-duplication to apply, or null for none (needs key positions)
      * @param writeParallelism the writer parallelism, or null for the input's
      * @param uidSuffix the suffix of operator uids
+     * @param rangeOrder the sort order defining range keys (RANGE only, else null)
+     * @param rangeBaseWeight the range sort-key base weight (>= 0)
      */
     public DistributionTopology(
             DistributionMode mode,
@@ -66,10 +101,18 @@ public final class DistributionTopology implements Serializable {
             int[] keyPositions,
             ChangelogDeduplicator.Mode dedupMode,
             Integer writeParallelism,
-            String uidSuffix) {
-        if (mode == DistributionMode.RANGE) {
+            String uidSuffix,
+            SortOrder rangeOrder,
+            double rangeBaseWeight) {
+        if (mode == DistributionMode.RANGE && (rangeOrder == null || rangeOrder.isUnsorted())) {
             throw new IllegalArgumentException(
-                    "distribution-mode 'range' is not supported yet; use 'none' or 'hash'");
+                    "distribution-mode 'range' needs a sort order or a partition spec on the"
+                            + " table to take key ranges from; this table has neither (use 'none'"
+                            + " or 'hash', or set a sort order: ALTER TABLE ... WRITE ORDERED BY)");
+        }
+        if (mode == DistributionMode.RANGE) {
+            // fail here, not in the job, for keys the statistics cannot carry
+            new SortKeyCodec(schema, rangeOrder);
         }
         if (dedupMode != null && keyPositions.length == 0) {
             throw new IllegalArgumentException("De-duplication needs equality fields");
@@ -82,6 +125,14 @@ public final class DistributionTopology implements Serializable {
                 spec.isUnpartitioned() ? null : new PartitionKeySelector(schema, spec, rowType);
         this.writeParallelism = writeParallelism;
         this.uidSuffix = uidSuffix;
+        this.schemaJson = SchemaParser.toJson(schema);
+        this.rangeOrderJson = rangeOrder == null ? null : SortOrderParser.toJson(rangeOrder);
+        this.rangeBaseWeight = rangeBaseWeight;
+    }
+
+    /** The uid of the range statistics operator. */
+    public String rangeStatsUid() {
+        return RANGE_STATS_ROLE + "-" + uidSuffix;
     }
 
     /** The uid of the de-duplication operator. */
@@ -107,10 +158,16 @@ public final class DistributionTopology implements Serializable {
             if (setUid) {
                 deduplicated.uid(dedupUid());
             }
+            if (mode == DistributionMode.RANGE) {
+                return range(deduplicated, parallelism, setUid);
+            }
             if (mode == DistributionMode.HASH && partitionSelector != null) {
                 return deduplicated.keyBy(partitionSelector);
             }
             return deduplicated;
+        }
+        if (mode == DistributionMode.RANGE) {
+            return range(input, parallelism, setUid);
         }
         if (mode == DistributionMode.HASH) {
             if (partitionSelector != null) {
@@ -125,5 +182,65 @@ public final class DistributionTopology implements Serializable {
                             + " has nothing to hash by; distributing as 'none'");
         }
         return parallelism == input.getParallelism() ? input : input.rebalance();
+    }
+
+    private DataStream<RowData> range(DataStream<RowData> input, int writers, boolean setUid) {
+        Schema schema = SchemaParser.fromJson(schemaJson);
+        RangeSpec spec =
+                new RangeSpec(
+                        schema,
+                        SortOrderParser.fromJson(schema, rangeOrderJson),
+                        rowType,
+                        writers,
+                        Math.min(RANGE_MAX_SAMPLE, RANGE_SAMPLE_PER_WRITER * writers),
+                        rangeBaseWeight);
+        InternalTypeInfo<RowData> rowInfo = InternalTypeInfo.of(rowType);
+        SingleOutputStreamOperator<Tuple2<Integer, RowData>> tagged =
+                input.transform(
+                                rangeStatsUid(),
+                                new TupleTypeInfo<>(BasicTypeInfo.INT_TYPE_INFO, rowInfo),
+                                new RangeStatisticsOperatorFactory(spec))
+                        .setParallelism(input.getParallelism());
+        SingleOutputStreamOperator<RowData> routed =
+                tagged.partitionCustom(new ByTag(), new Tag())
+                        .map(new Untag())
+                        .returns(rowInfo)
+                        .name(RANGE_UNTAG_ROLE + "-" + uidSuffix)
+                        .setParallelism(writers);
+        if (setUid) {
+            tagged.uid(rangeStatsUid());
+            routed.uid(RANGE_UNTAG_ROLE + "-" + uidSuffix);
+        }
+        return routed;
+    }
+
+    /** Sends a tagged row to the writer its tag names. */
+    private static final class ByTag implements Partitioner<Integer> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int partition(Integer tag, int numPartitions) {
+            return Math.floorMod(tag, numPartitions);
+        }
+    }
+
+    /** The writer tag of a row. */
+    private static final class Tag implements KeySelector<Tuple2<Integer, RowData>, Integer> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Integer getKey(Tuple2<Integer, RowData> tagged) {
+            return tagged.f0;
+        }
+    }
+
+    /** Drops the writer tag. */
+    private static final class Untag implements MapFunction<Tuple2<Integer, RowData>, RowData> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public RowData map(Tuple2<Integer, RowData> tagged) {
+            return tagged.f1;
+        }
     }
 }

@@ -223,4 +223,75 @@ class WriteResultAggregatorTest {
                     .hasMessageContaining("aligned");
         }
     }
+
+    /**
+     * The report "5 snapshots, 4 distinct flink.max-committed-checkpoint-id values" of a bounded
+     * streaming append: the last regular checkpoint C and the end of input (Flink's id C + 1) are
+     * two committables with different data; the end-of-input commit records max = C (the last
+     * regular checkpoint, so that a later job under a fixed job id is not blocked) plus
+     * flink.end-of-input-checkpoint-id = C + 1. No data is recorded twice and a replay of either
+     * commits nothing. The empty-commit path never fires for the end of input.
+     */
+    @Test
+    void lastCheckpointAndEndOfInputShareTheMaxIdButNeverTheData() throws Exception {
+        table.updateProperties().set(IcebergCommitter.MAX_CONTINUOUS_EMPTY_COMMITS, "2").commit();
+        List<IcebergCommittable> committables;
+        try (var harness = harness(null)) {
+            emit(harness, 0, 1);
+            harness.prepareSnapshotPreBarrier(1);
+            emit(harness, 0, 2);
+            harness.prepareSnapshotPreBarrier(2);
+            emit(harness, 0, 3, data(dataFile(table, "c3", "a", 1)));
+            harness.prepareSnapshotPreBarrier(3);
+            emit(harness, 0, 4, data(dataFile(table, "end", "a", 1)));
+            harness.endInput();
+            committables = committables(harness);
+        }
+        assertThat(committables)
+                .extracting(IcebergCommittable::checkpointId)
+                .containsExactly(1L, 2L, 3L, 4L);
+        IcebergCommittableSerializer serializer = new IcebergCommittableSerializer();
+        List<IcebergCommittable> replay = new ArrayList<>();
+        for (IcebergCommittable c : committables) {
+            replay.add(serializer.deserialize(serializer.getVersion(), serializer.serialize(c)));
+        }
+        try (IcebergCommitter committer =
+                new IcebergCommitter(
+                        settings,
+                        org.apache.flink.metrics.groups.UnregisteredMetricsGroup
+                                .createOperatorMetricGroup())) {
+            for (IcebergCommittable c : committables) {
+                committer.commit(List.of(new TestingCommitRequest(c)));
+            }
+            // a replay of everything (restore from an old checkpoint) is skipped entirely
+            List<TestingCommitRequest> again = new ArrayList<>();
+            replay.forEach(c -> again.add(new TestingCommitRequest(c)));
+            committer.commit(new ArrayList<>(again));
+            assertThat(again)
+                    .extracting(TestingCommitRequest::outcome)
+                    .containsOnly(TestingCommitRequest.Outcome.ALREADY_COMMITTED);
+        }
+        table.refresh();
+        List<String> recorded =
+                SinkTestTables.history(table, "main").stream()
+                        .map(
+                                s ->
+                                        s.summary()
+                                                        .get(
+                                                                CommitSummaryKeys
+                                                                        .MAX_COMMITTED_CHECKPOINT_ID)
+                                                + "/"
+                                                + s.summary()
+                                                        .get(
+                                                                CommitSummaryKeys
+                                                                        .END_OF_INPUT_CHECKPOINT_ID)
+                                                + "/"
+                                                + s.summary().get("added-data-files"))
+                        .collect(Collectors.toList());
+        // checkpoint 2 is the second empty one in a row: an empty snapshot records the progress;
+        // then 3 with its file, then the end of input with max 3 (again) and its own id 4
+        assertThat(recorded).containsExactly("2/null/null", "3/null/1", "3/4/1");
+        assertThat(SinkTestTables.liveDataFiles(table, "main"))
+                .containsExactlyInAnyOrder("c3", "end");
+    }
 }
