@@ -12,11 +12,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.actions.SizeBasedFileRewritePlanner;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Rewrites small data files into files of about the target size, with their delete files applied,
@@ -43,7 +41,7 @@ public final class RewriteDataFilesAction {
     private final Table table;
     private final Map<String, String> options = new HashMap<>();
     private Expression filter = Expressions.alwaysTrue();
-    private Long splitOpenFileCost;
+    private long splitOpenFileCost = 0L;
     private boolean caseSensitive = true;
     private Integer maxParallelism;
     private boolean useStartingSequenceNumber = true;
@@ -83,8 +81,11 @@ public final class RewriteDataFilesAction {
     }
 
     /**
-     * The minimum weight of a file when files are combined into tasks (default: the table's {@code
-     * read.split.open-file-cost}, 4 MB if unset), so that a task does not get too many tiny files.
+     * The minimum weight of a file when the files of a group are combined into tasks (default 0:
+     * files are packed by their actual size, so that each task writes about one target-size file).
+     * A positive cost spreads many tiny files over more tasks, each writing a smaller file; the
+     * table's {@code read.split.open-file-cost} (4 MB by default) is meant for reads and would put
+     * nearly every small file in a task of its own.
      *
      * @throws IllegalArgumentException if negative
      */
@@ -174,15 +175,8 @@ public final class RewriteDataFilesAction {
      */
     public RewriteDataFilesActionResult execute() {
         table.refresh();
-        long openFileCost =
-                splitOpenFileCost != null
-                        ? splitOpenFileCost
-                        : PropertyUtil.propertyAsLong(
-                                table.properties(),
-                                TableProperties.SPLIT_OPEN_FILE_COST,
-                                TableProperties.SPLIT_OPEN_FILE_COST_DEFAULT);
         PlannedRewrite plan =
-                new RewritePlanner(table, filter, caseSensitive, openFileCost, options).plan();
+                new RewritePlanner(table, filter, caseSensitive, splitOpenFileCost, options).plan();
         if (plan.isEmpty()) {
             return RewriteDataFilesActionResult.empty();
         }

@@ -23,7 +23,6 @@ import org.apache.iceberg.actions.RewriteDataFiles;
 import org.apache.iceberg.actions.RewriteFileGroup;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.util.ContentFileUtil;
 import org.apache.iceberg.util.DataFileSet;
 import org.apache.iceberg.util.DeleteFileSet;
 import org.apache.iceberg.util.TableScanUtil;
@@ -113,13 +112,14 @@ public final class RewritePlanner {
         }
         groups.sort(RewriteFileGroup.comparator(RewriteJobOrder.BYTES_DESC));
 
+        ReferencedDataFiles referencedFiles = new ReferencedDataFiles(table, start);
         DataFileSet rewritten = DataFileSet.create();
         DeleteFileSet dangling = DeleteFileSet.create();
         List<CombinedScanTask> units = new ArrayList<>();
         long writeTarget = 0L;
         for (RewriteFileGroup group : groups) {
             rewritten.addAll(group.rewrittenFiles());
-            dangling.addAll(danglingDeletes(group));
+            dangling.addAll(danglingDeletes(group, referencedFiles));
             writeTarget = Math.max(writeTarget, group.maxOutputFileSize());
             units.addAll(units(group));
         }
@@ -167,7 +167,8 @@ public final class RewritePlanner {
      * when that file is rewritten: once it is gone they delete nothing. Equality deletes and
      * position deletes that span several data files stay.
      */
-    static Set<DeleteFile> danglingDeletes(RewriteFileGroup group) {
+    static Set<DeleteFile> danglingDeletes(
+            RewriteFileGroup group, ReferencedDataFiles referencedFiles) {
         Set<String> rewritten = new java.util.HashSet<>();
         group.rewrittenFiles().forEach(file -> rewritten.add(file.location()));
         DeleteFileSet dangling = DeleteFileSet.create();
@@ -176,7 +177,7 @@ public final class RewritePlanner {
                 if (delete.content() != FileContent.POSITION_DELETES) {
                     continue;
                 }
-                String referenced = ContentFileUtil.referencedDataFileLocation(delete);
+                String referenced = referencedFiles.of(delete);
                 if (referenced != null && rewritten.contains(referenced)) {
                     dangling.add(delete);
                 }
