@@ -7,6 +7,9 @@ import static dev.icebergflink.maintenance.MaintenanceTables.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.TableLoader;
+import dev.icebergflink.sink.IcebergSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,10 +20,19 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
@@ -264,6 +276,116 @@ class RewriteDataFilesITCase {
         assertThat(rows(table)).isEqualTo(expected).hasSize(written.size() - 40);
         // No file the rewrite wrote is left behind.
         assertThat(files(dir.resolve("t/data"))).isEqualTo(filesBefore);
+    }
+
+    @Test
+    void aStreamingAppendDuringTheRewriteLosesNoRow() throws Exception {
+        Table table = MaintenanceTables.create(dir, "t", 2, FileFormat.PARQUET);
+        List<Record> written = MaintenanceTables.appendSmallFiles(table, 4, 5, 40, 19L);
+
+        // An unbounded streaming job appends rows (STREAM_BASE + i, "s" + i, "p" + i % 4), a few
+        // per checkpoint, through our IcebergSink into the same table.
+        StreamExecutionEnvironment streamEnv = env();
+        streamEnv.setParallelism(1);
+        streamEnv.enableCheckpointing(100);
+        GeneratorFunction<Long, RowData> generator =
+                i ->
+                        GenericRowData.of(
+                                STREAM_BASE + i,
+                                StringData.fromString("s" + i),
+                                StringData.fromString("p" + (i % 4)));
+        streamEnv
+                .fromSource(
+                        new DataGeneratorSource<>(
+                                generator,
+                                Long.MAX_VALUE,
+                                RateLimiterStrategy.perCheckpoint(10),
+                                InternalTypeInfo.of(FlinkSchemaUtil.convert(table.schema()))),
+                        WatermarkStrategy.noWatermarks(),
+                        "stream")
+                .sinkTo(
+                        IcebergSink.forRowData()
+                                .tableLoader(TableLoader.fromHadoopTable(table.location()))
+                                .build());
+        JobClient stream = streamEnv.executeAsync("streaming append");
+        try {
+            awaitFlinkCommits(table, 1);
+
+            // Between planning and commit the stream commits again: the rewrite must keep it.
+            RewriteDataFilesActionResult result =
+                    Actions.forTable(env(), table)
+                            .rewriteDataFiles()
+                            .beforeCommit(() -> awaitFlinkCommits(table, flinkCommits(table) + 1))
+                            .execute();
+            assertThat(result.deletedDataFiles()).isNotEmpty();
+            long rewriteSnapshot = result.snapshotId().getAsLong();
+            int commitsAtRewrite = flinkCommits(table);
+            awaitFlinkCommits(table, commitsAtRewrite + 2);
+            stream.cancel().get(30, TimeUnit.SECONDS);
+
+            table.refresh();
+            List<Snapshot> history = new ArrayList<>();
+            table.snapshots().forEach(history::add);
+            int rewriteIndex = -1;
+            for (int i = 0; i < history.size(); i++) {
+                if (history.get(i).snapshotId() == rewriteSnapshot) {
+                    rewriteIndex = i;
+                }
+            }
+            assertThat(history.get(rewriteIndex - 1).summary()).containsKey("flink.job-id");
+            assertThat(history.get(rewriteIndex + 1).summary()).containsKey("flink.job-id");
+            assertThat(history.get(rewriteIndex).operation()).isEqualTo(DataOperations.REPLACE);
+
+            // The table holds the initial rows plus an unbroken prefix of the stream.
+            List<String> rows = rows(table);
+            long streamed =
+                    rows.stream()
+                            .filter(
+                                    row ->
+                                            Long.parseLong(row.substring(0, row.indexOf(':')))
+                                                    >= STREAM_BASE)
+                            .count();
+            assertThat(streamed).isGreaterThanOrEqualTo(20);
+            List<String> expected = new ArrayList<>(asStrings(written));
+            for (long i = 0; i < streamed; i++) {
+                expected.add((STREAM_BASE + i) + ":s" + i + ":p" + (i % 4));
+            }
+            expected.sort(null);
+            assertThat(rows).isEqualTo(expected);
+        } finally {
+            if (!stream.getJobStatus().get().isGloballyTerminalState()) {
+                stream.cancel().get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Ids of streamed rows start here, far above the initial rows' ids. */
+    private static final long STREAM_BASE = 9_000_000L;
+
+    /** The number of snapshots a Flink job committed. */
+    private static int flinkCommits(Table table) {
+        Table fresh =
+                new org.apache.iceberg.hadoop.HadoopTables(
+                                new org.apache.hadoop.conf.Configuration())
+                        .load(table.location());
+        int count = 0;
+        for (Snapshot snapshot : fresh.snapshots()) {
+            if (snapshot.summary().containsKey("flink.job-id")) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Waits (up to a minute) until Flink jobs committed at least {@code count} snapshots. */
+    private static void awaitFlinkCommits(Table table, int count) {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (flinkCommits(table) < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out waiting for " + count + " Flink commits");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
     }
 
     /** Whether {@code id} is a row of {@code file}, from the file's own rows. */
