@@ -1,0 +1,125 @@
+package dev.icebergflink.maintenance.rewrite;
+
+import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.sink.committer.WriteResultSerializer;
+import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
+import dev.icebergflink.sink.writer.WriterMode;
+import dev.icebergflink.source.split.IcebergSourceSplit;
+import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.iceberg.CombinedScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.SerializableTable;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Runs the read-and-write part of a rewrite as one Flink {@code BATCH} job: the work units are the
+ * job's input (parallelism 1), rebalanced over up to {@code maxParallelism} {@link
+ * RewriteUnitFunction} tasks, whose written files are collected back to the caller.
+ *
+ * <p>The job commits nothing: the caller commits the collected files in one Iceberg operation.
+ * Files written by tasks of a job that fails are not committed and become orphan files (each task
+ * removes its own files when it fails; files of tasks that had finished stay until {@code
+ * deleteOrphanFiles()} removes them).
+ */
+public final class RewriteJob {
+
+    private static final TypeInformation<byte[]> BYTES =
+            PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
+
+    private RewriteJob() {}
+
+    /**
+     * Reads and rewrites every unit of {@code plan}; returns the data files written.
+     *
+     * @param env the environment the job runs in (switched to BATCH execution)
+     * @param table the table being rewritten
+     * @param plan the planned units
+     * @param maxParallelism the maximum number of tasks
+     * @param jobName the Flink job name
+     */
+    public static List<DataFile> run(
+            StreamExecutionEnvironment env,
+            Table table,
+            PlannedRewrite plan,
+            int maxParallelism,
+            String jobName)
+            throws Exception {
+        if (plan.isEmpty()) {
+            return List.of();
+        }
+        Table copy = SerializableTable.copyOf(table);
+        IcebergSourceSplitSerializer serializer = RewriteUnitFunction.unitSerializer(copy);
+        List<byte[]> units = new ArrayList<>(plan.units().size());
+        for (CombinedScanTask unit : plan.units()) {
+            units.add(serializer.serialize(IcebergSourceSplit.fromCombinedScanTask(unit)));
+        }
+        int parallelism = Math.max(1, Math.min(maxParallelism, units.size()));
+
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        DataStream<byte[]> results =
+                env.fromData(units, BYTES)
+                        .name("rewrite-units")
+                        .setParallelism(1)
+                        .rebalance()
+                        .flatMap(new RewriteUnitFunction(copy, writerFactory(copy, plan)))
+                        .name("rewrite-files")
+                        .setParallelism(parallelism)
+                        .returns(BYTES);
+
+        WriteResultSerializer resultSerializer = WriteResultSerializer.forSpecs(copy.specs());
+        List<DataFile> written = new ArrayList<>();
+        try (CloseableIterator<byte[]> collected = results.executeAndCollect(jobName)) {
+            while (collected.hasNext()) {
+                WriteResult result =
+                        resultSerializer.deserialize(
+                                WriteResultSerializer.CURRENT_VERSION, collected.next());
+                Collections.addAll(written, result.dataFiles());
+                if (result.deleteFiles().length > 0) {
+                    throw new IllegalStateException(
+                            "A rewrite task wrote delete files, which a rewrite never does: "
+                                    + List.of(result.deleteFiles()));
+                }
+            }
+        } catch (Exception e) {
+            // Files collected before the failure are known: remove them, they will never be used.
+            RewriteCommitter.deleteQuietly(table, written, e);
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException(io);
+            }
+            throw e;
+        }
+        return written;
+    }
+
+    private static RowDataTaskWriterFactory writerFactory(Table table, PlannedRewrite plan) {
+        String formatName =
+                PropertyUtil.propertyAsString(
+                        table.properties(),
+                        TableProperties.DEFAULT_FILE_FORMAT,
+                        TableProperties.DEFAULT_FILE_FORMAT_DEFAULT);
+        return new RowDataTaskWriterFactory(
+                table,
+                FlinkSchemaUtil.convert(table.schema()),
+                FileFormat.fromString(formatName),
+                plan.writeTargetFileSize(),
+                Map.of(),
+                WriterMode.APPEND,
+                List.of());
+    }
+}
