@@ -72,6 +72,11 @@ final class SinkTestTables {
         return TableLoader.fromCatalog(catalogLoader, id);
     }
 
+    /** The loader of a table created in this warehouse by the test itself. */
+    TableLoader loader(TableIdentifier id) {
+        return TableLoader.fromCatalog(catalogLoader, id);
+    }
+
     TableLoader create(PartitionSpec spec, int formatVersion) {
         return create(spec, formatVersion, Map.of());
     }

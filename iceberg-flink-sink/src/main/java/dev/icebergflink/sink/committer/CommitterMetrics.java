@@ -12,6 +12,13 @@ import org.apache.flink.metrics.SimpleCounter;
  * first) and {@value #FAILED_COMMITS} (counter of commit attempts that failed).
  *
  * <p>It exists so that the metric names live in one place and the committer only reports events.
+ * The names are distinct from Flink's standard committer metrics on the same group ({@code
+ * pendingCommittables}, {@code totalCommittables}, {@code successfulCommittables}, {@code
+ * failedCommittables}, {@code retriedCommittables}, {@code alreadyCommittedCommittables}), which
+ * Flink keeps per committable; these keep per Iceberg commit. Flink 2.1.1's committer operator
+ * itself logs "Name collision ... 'pendingCommittables'" at every checkpoint, because it registers
+ * that gauge again whenever it copies its committable collector for a snapshot (FLINK-35321, fixed
+ * in later Flink releases); the sink registers no such metric.
  */
 final class CommitterMetrics {
 

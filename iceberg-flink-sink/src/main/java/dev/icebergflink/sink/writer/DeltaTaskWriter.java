@@ -83,6 +83,11 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
     }
 
     @Override
+    int openDeleteWriters() {
+        return deleteWriters.openWriters();
+    }
+
+    @Override
     void completeDeletes(WriteResult.Builder result) throws IOException {
         for (DeleteWriteResult deletes : deleteWriters.results()) {
             result.addDeleteFiles(deletes.deleteFiles());

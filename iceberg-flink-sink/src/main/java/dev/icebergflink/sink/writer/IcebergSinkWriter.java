@@ -78,6 +78,11 @@ public final class IcebergSinkWriter implements CommittingSinkWriter<RowData, Wr
         return List.of(result);
     }
 
+    /** The task writer of the running checkpoint, null when nothing was written since (tests). */
+    TaskWriter<RowData> currentTaskWriter() {
+        return current;
+    }
+
     @Override
     public void close() throws Exception {
         if (current != null) {

@@ -56,6 +56,14 @@ final class PartitionFanout<T, R> implements Closeable {
         writer.write(row);
     }
 
+    /**
+     * The number of open file writers: one per partition seen, never one per row or key (tests of
+     * the bounded-memory upsert assert on it).
+     */
+    int openWriters() {
+        return (unpartitionedWriter == null ? 0 : 1) + (writers == null ? 0 : writers.size());
+    }
+
     /** Closes every open writer and returns their results; idempotent. */
     List<R> results() throws IOException {
         close();

@@ -79,6 +79,16 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
         dataWriters.write(row, partition);
     }
 
+    /** Open data file writers (one per partition written; tests). */
+    int openDataWriters() {
+        return dataWriters.openWriters();
+    }
+
+    /** Open delete file writers (one per partition deleted from; tests). */
+    int openDeleteWriters() {
+        return 0;
+    }
+
     /** Adds this writer's delete files to {@code result}; closes the delete writers. */
     abstract void completeDeletes(WriteResult.Builder result) throws IOException;
 

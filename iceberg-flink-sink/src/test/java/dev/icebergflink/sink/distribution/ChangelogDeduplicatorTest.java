@@ -119,6 +119,52 @@ class ChangelogDeduplicatorTest {
         }
     }
 
+    /**
+     * Bounded memory, structurally: whatever the input, the keyed state holds no entry right after
+     * every pre-barrier emission and every snapshot, in both modes and on both backends; each
+     * checkpoint emits at most one change per key (two in changelog mode: retraction + insert).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void keyedStateIsEmptyAfterEveryCheckpoint(String name, StateBackend backend) throws Exception {
+        for (ChangelogDeduplicator.Mode mode : ChangelogDeduplicator.Mode.values()) {
+            try (var harness = harness(mode, backend)) {
+                harness.open();
+                Random random = new Random(7);
+                RowKind[] kinds = RowKind.values();
+                long timestamp = 0;
+                for (long checkpoint = 1; checkpoint <= 6; checkpoint++) {
+                    int keys = 500 + random.nextInt(1500);
+                    for (int i = 0; i < 3000; i++) {
+                        long id = random.nextInt(keys);
+                        RowKind kind = kinds[random.nextInt(kinds.length)];
+                        harness.processElement(row(kind, id, "c" + checkpoint), timestamp++);
+                    }
+                    assertThat(stateEntries(harness))
+                            .as("%s: state is filled while the checkpoint runs", mode)
+                            .isPositive();
+                    harness.getOutput().clear();
+                    harness.prepareSnapshotPreBarrier(checkpoint);
+                    assertThat(stateEntries(harness))
+                            .as("%s: after prepareSnapshotPreBarrier(%d)", mode, checkpoint)
+                            .isZero();
+                    List<RowData> emitted = harness.extractOutputValues();
+                    long distinct = emitted.stream().map(r -> r.getLong(0)).distinct().count();
+                    assertThat((long) emitted.size())
+                            .isLessThanOrEqualTo(
+                                    mode == ChangelogDeduplicator.Mode.UPSERT
+                                            ? distinct
+                                            : 2 * distinct);
+                    harness.snapshot(checkpoint, timestamp);
+                    assertThat(stateEntries(harness))
+                            .as("%s: after snapshot(%d)", mode, checkpoint)
+                            .isZero();
+                    harness.notifyOfCompletedCheckpoint(checkpoint);
+                }
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
     void changelogEmitsTheCommittedRowsRetractionAndTheLastInsert(String name, StateBackend backend)
