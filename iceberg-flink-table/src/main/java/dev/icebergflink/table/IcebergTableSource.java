@@ -132,7 +132,7 @@ public final class IcebergTableSource
                         flinkConfig,
                         scanParallelism,
                         !source.scanContext().streaming(),
-                        () -> countSplits(source),
+                        atMost -> countSplits(source, atMost),
                         source.scanContext().limit());
         return SourceProvider.of(source, parallelism);
     }
@@ -174,14 +174,13 @@ public final class IcebergTableSource
         }
     }
 
-    private int countSplits(IcebergSource<RowData> source) {
+    private int countSplits(IcebergSource<RowData> source, int atMost) {
         TableLoader clone = loader.clone();
         try {
             Table table = clone.loadTable();
-            return new SplitPlanner(table, source.scanContext(), null)
-                    .planBounded()
-                    .splits()
-                    .size();
+            return new SplitPlanner(table, source.scanContext(), null).countBoundedSplits(atMost);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } finally {
             try {
                 clone.close();

@@ -95,6 +95,30 @@ public final class SplitPlanner {
     }
 
     /**
+     * How many splits a bounded read has, counted up to {@code atMost} (for choosing a source
+     * parallelism). With paging on, it reads only as many pages as it needs and keeps no splits.
+     */
+    public int countBoundedSplits(int atMost) throws IOException {
+        if (atMost < 1) {
+            throw new IllegalArgumentException("atMost must be at least 1, got " + atMost);
+        }
+        PlanningResult result = planBounded();
+        int count = Math.min(result.splits().size(), atMost);
+        ScanCursor cursor = result.pagedScan();
+        if (cursor == null) {
+            return count;
+        }
+        try (SplitPager pager = new SplitPager(this)) {
+            while (cursor != null && count < atMost) {
+                SplitPage page = pager.nextPage(cursor, atMost - count);
+                count += page.splits().size();
+                cursor = page.next();
+            }
+        }
+        return count;
+    }
+
+    /**
      * A full scan of {@code snapshot} as a planning result: its splits, or a cursor to page through
      * them when paging is on.
      */

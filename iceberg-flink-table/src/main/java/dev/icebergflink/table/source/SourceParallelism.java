@@ -21,7 +21,8 @@ public final class SourceParallelism {
      * @param config the session configuration
      * @param scanParallelism the {@code scan.parallelism} option, or {@code null}
      * @param bounded whether the read is bounded
-     * @param splitCount the number of planned splits (only used when inferring)
+     * @param splitsUpTo the number of planned splits counted up to the given bound (only used when
+     *     inferring)
      * @param limit the pushed-down limit, or a negative value for none
      * @return the parallelism, or {@code null} to let Flink decide
      */
@@ -29,7 +30,7 @@ public final class SourceParallelism {
             ReadableConfig config,
             Integer scanParallelism,
             boolean bounded,
-            java.util.function.IntSupplier splitCount,
+            java.util.function.IntUnaryOperator splitsUpTo,
             long limit) {
         if (scanParallelism != null) {
             if (scanParallelism < 1) {
@@ -51,7 +52,7 @@ public final class SourceParallelism {
                             + "' must be at least 1, got "
                             + max);
         }
-        long parallelism = Math.min(splitCount.getAsInt(), max);
+        long parallelism = Math.min(splitsUpTo.applyAsInt(max), max);
         if (limit >= 0) {
             parallelism = Math.min(parallelism, limit);
         }
