@@ -173,10 +173,10 @@ public final class IcebergTableSink
         if (settings.upsert()) {
             throw new ValidationException(
                     String.format(
-                            "Table %s: %s cannot be combined with upsert mode: overwrite"
-                                    + " replaces partitions, upsert replaces rows by key; set"
-                                    + " 'upsert-enabled'='false' for this statement",
-                            settings.tableName(), what));
+                            "Table %s: %s cannot be combined with upsert mode (enabled by %s):"
+                                    + " overwrite replaces partitions, upsert replaces rows by"
+                                    + " key; set 'upsert-enabled'='false' for this statement",
+                            settings.tableName(), what, settings.upsertEnabledBy()));
         }
     }
 

@@ -368,8 +368,8 @@ class IcebergTableSinkITCase extends SqlTestBase {
                 warehouse.toUri());
         exec(
                 batch,
-                "INSERT INTO narrow VALUES (CAST(-7 AS TINYINT), CAST(300 AS SMALLINT), 'ab',"
-                        + " 'eleven'), (CAST(NULL AS TINYINT), CAST(-2 AS SMALLINT), 'xyz', CAST(NULL AS VARCHAR(10)))");
+                "INSERT INTO narrow VALUES (CAST(-7 AS TINYINT), CAST(300 AS SMALLINT), CAST('ab' AS CHAR(3)),"
+                        + " 'eleven'), (CAST(NULL AS TINYINT), CAST(-2 AS SMALLINT), CAST('xyz' AS CHAR(3)), CAST(NULL AS VARCHAR(10)))");
 
         Table table = iceberg.loadTable(TableIdentifier.of("default_database", "narrow"));
         assertThat(icebergRows(table))

@@ -40,6 +40,7 @@ public final class SqlWriteSettings {
     private final List<String> primaryKey;
     private final int formatVersion;
     private final ReadableConfig flinkConfig;
+    private final String upsertEnabledBy;
 
     private SqlWriteSettings(
             String tableName,
@@ -47,8 +48,10 @@ public final class SqlWriteSettings {
             ReadableConfig flinkConfig,
             FlinkWriteConf conf,
             List<String> primaryKey,
-            int formatVersion) {
+            int formatVersion,
+            String upsertEnabledBy) {
         this.tableName = tableName;
+        this.upsertEnabledBy = upsertEnabledBy;
         this.writeOptions = writeOptions;
         this.flinkConfig = flinkConfig;
         this.conf = conf;
@@ -88,10 +91,12 @@ public final class SqlWriteSettings {
                         flinkConfig,
                         conf,
                         List.copyOf(primaryKey),
-                        TableUtil.formatVersion(table));
+                        TableUtil.formatVersion(table),
+                        describeSource(
+                                new OptionResolver(writeOptions, flinkConfig, table.properties()),
+                                FlinkWriteOptions.UPSERT_ENABLED));
         if (conf.upsert()) {
-            settings.checkUpsert(
-                    table, new OptionResolver(writeOptions, flinkConfig, table.properties()));
+            settings.checkUpsert(table);
         }
         return settings;
     }
@@ -127,8 +132,8 @@ public final class SqlWriteSettings {
         return options;
     }
 
-    private void checkUpsert(Table table, OptionResolver resolver) {
-        String enabledBy = describeSource(resolver, FlinkWriteOptions.UPSERT_ENABLED);
+    private void checkUpsert(Table table) {
+        String enabledBy = upsertEnabledBy;
         if (primaryKey.isEmpty()) {
             throw new ValidationException(
                     String.format(
@@ -201,6 +206,11 @@ public final class SqlWriteSettings {
     /** Whether upsert mode is on (by option, Flink configuration or table property). */
     public boolean upsert() {
         return conf.upsert();
+    }
+
+    /** Where upsert mode was set, e.g. {@code table property 'write.upsert.enabled'}. */
+    public String upsertEnabledBy() {
+        return upsertEnabledBy;
     }
 
     /** Whether the {@code overwrite-enabled} option asks for overwrite. */
