@@ -6,6 +6,8 @@ import dev.icebergflink.table.catalog.FlinkCatalog;
 import dev.icebergflink.table.catalog.FlinkCatalogOptions;
 import dev.icebergflink.table.metadata.IcebergMetadataTableSource;
 import dev.icebergflink.table.metadata.MetadataTableName;
+import dev.icebergflink.table.sink.SqlWriteSettings;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,7 @@ import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.catalog.WatermarkSpec;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
@@ -27,11 +30,12 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Table;
 
 /**
  * The dynamic table factory of Iceberg tables, identifier {@code iceberg}: it creates the SQL
- * sources (and, once the sink is available, sinks) of
+ * sources and sinks of
  *
  * <ul>
  *   <li>tables of an Iceberg catalog ({@code CREATE CATALOG ... ('type'='iceberg')}): the catalog
@@ -150,8 +154,9 @@ public class FlinkDynamicTableFactory
     }
 
     /**
-     * Not available in this build: {@code INSERT} into Iceberg tables comes with the sink. Metadata
-     * tables are read-only.
+     * The sink of {@code INSERT INTO} / {@code INSERT OVERWRITE} ({@link IcebergTableSink}).
+     * Metadata tables are read-only. Write options come from hints and connector {@code WITH}
+     * options ({@link SqlWriteSettings}).
      */
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
@@ -163,12 +168,50 @@ public class FlinkDynamicTableFactory
                                     + " and cannot be written",
                             identifier.asSummaryString(), metadataName(identifier).get().table()));
         }
-        LegacySwitches.checkSink(context.getConfiguration());
-        throw new ValidationException(
-                String.format(
-                        "Cannot write to %s: INSERT into Iceberg tables is not available in this"
-                                + " build yet",
-                        identifier.asSummaryString()));
+        ReadableConfig config = context.getConfiguration();
+        LegacySwitches.checkSink(config);
+        String tableName = identifier.asSummaryString();
+        ResolvedCatalogTable declaration = context.getCatalogTable();
+        RowType declared = (RowType) context.getPhysicalRowDataType().getLogicalType();
+
+        TableLoader loader;
+        Table table;
+        Map<String, String> engineOptions;
+        if (catalog != null) {
+            ObjectPath path = identifier.toObjectPath();
+            try {
+                table = catalog.loadTable(path);
+            } catch (TableNotExistException e) {
+                throw new ValidationException("Iceberg table " + tableName + " does not exist", e);
+            }
+            loader = catalog.tableLoader(path);
+            engineOptions =
+                    SqlOptions.hintsOf(
+                            tableName, declaration.getOptions(), FlinkCatalog.flinkOptions(table));
+        } else {
+            ConnectorTableOptions.Parsed options =
+                    ConnectorTableOptions.parse(identifier, declaration.getOptions());
+            ConnectorTables.Resolved resolved =
+                    ConnectorTables.loadOrCreate(identifier, declaration, options, config);
+            loader = resolved.loader();
+            table = resolved.table();
+            engineOptions = options.engineOptions();
+        }
+        List<String> primaryKey =
+                declaration
+                        .getResolvedSchema()
+                        .getPrimaryKey()
+                        .map(UniqueConstraint::getColumns)
+                        .orElse(List.of());
+        SqlWriteSettings settings =
+                SqlWriteSettings.resolve(tableName, engineOptions, config, table, primaryKey);
+        List<String> partitionColumns = new ArrayList<>();
+        for (PartitionField field : table.spec().fields()) {
+            partitionColumns.add(table.schema().findColumnName(field.sourceId()));
+        }
+        boolean streaming =
+                config.get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.STREAMING;
+        return new IcebergTableSink(loader, declared, settings, partitionColumns, streaming);
     }
 
     private static Optional<MetadataTableName> metadataName(ObjectIdentifier identifier) {

@@ -2,6 +2,7 @@ package dev.icebergflink.table;
 
 import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.options.OptionValidation;
+import dev.icebergflink.sink.FlinkWriteOptions;
 import dev.icebergflink.source.FlinkReadOptions;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,8 +23,8 @@ import org.apache.flink.table.factories.FactoryUtil;
  *
  * <p>It exists so that the catalog tables and the connector tables accept the same keys and fail
  * the same way on unknown ones (DESIGN §8). The engine options are the read options ({@link
- * FlinkReadOptions#ALL}) plus whatever {@link #registerEngineOptions} adds (the sink registers its
- * write options there), plus {@code scan.parallelism} and {@code sink.parallelism}.
+ * FlinkReadOptions#ALL}), the write options ({@link FlinkWriteOptions#all()}), whatever {@link
+ * #registerEngineOptions} adds, plus {@code scan.parallelism} and {@code sink.parallelism}.
  */
 public final class SqlOptions {
 
@@ -39,6 +40,7 @@ public final class SqlOptions {
     static {
         ENGINE_OPTIONS.add(ConnectorOption.builder(SCAN_PARALLELISM, Integer.class).build());
         ENGINE_OPTIONS.add(ConnectorOption.builder(SINK_PARALLELISM, Integer.class).build());
+        registerEngineOptions(FlinkWriteOptions.all());
     }
 
     private SqlOptions() {}

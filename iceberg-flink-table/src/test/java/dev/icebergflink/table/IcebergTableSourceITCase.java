@@ -378,14 +378,4 @@ class IcebergTableSourceITCase extends SqlTestBase {
         assertThatThrownBy(() -> rows(batch, "SELECT * FROM %s /*+ OPTIONS('tag'='nope') */", name))
                 .satisfies(e -> assertThat(messages(e)).contains("Option 'tag' = 'nope'"));
     }
-
-    @Test
-    void insertIsNotAvailableYet() {
-        createSample();
-        assertThatThrownBy(() -> exec(batch, "INSERT INTO %s VALUES (1, 'a')", name))
-                .satisfies(
-                        e ->
-                                assertThat(messages(e))
-                                        .contains("INSERT into Iceberg tables is not available"));
-    }
 }

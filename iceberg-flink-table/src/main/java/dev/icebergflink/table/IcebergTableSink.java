@@ -1,0 +1,201 @@
+package dev.icebergflink.table;
+
+import dev.icebergflink.TableLoader;
+import dev.icebergflink.sink.IcebergSink;
+import dev.icebergflink.table.sink.SqlWriteSettings;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.SinkV2Provider;
+import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
+import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.utils.TypeConversions;
+
+/**
+ * The SQL sink of Iceberg tables: {@code INSERT INTO} (batch and streaming), {@code INSERT
+ * OVERWRITE} (batch; dynamic, or static with {@code PARTITION (col='v', ...)}) and upsert, on the
+ * Sink V2 {@link IcebergSink}.
+ *
+ * <p>Modes and changelog: overwrite takes insert-only input; upsert ({@code upsert-enabled} hint or
+ * option, or the table property {@code write.upsert.enabled}) takes upsert changelogs (INSERT,
+ * UPDATE_AFTER, DELETE) keyed by the {@code PRIMARY KEY}; other writes into format v2+ tables take
+ * any changelog (retractions become equality deletes of the key, or of the whole row without a
+ * key); format v1 tables take inserts only.
+ *
+ * <p>Static partitions: when the {@code PARTITION} clause gives a value to every partition column
+ * of the Iceberg table, {@code INSERT OVERWRITE} replaces exactly that partition, even when the
+ * query yields no rows; when it names only some of them, the partitions the query writes are
+ * replaced (as without the clause). Unpartitioned tables are replaced as a whole.
+ *
+ * <p>Rows arrive in the declared column types (e.g. {@code TINYINT}, {@code CHAR(n)} over Iceberg
+ * {@code int} and {@code string}); the sink writes them as the Iceberg column types.
+ */
+public final class IcebergTableSink
+        implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite {
+
+    private final TableLoader loader;
+    private final RowType declared;
+    private final SqlWriteSettings settings;
+    private final List<String> partitionColumns;
+    private final boolean streamingMode;
+
+    private boolean overwrite;
+    private Map<String, String> staticPartition = new LinkedHashMap<>();
+
+    /**
+     * @param loader the loader of the Iceberg table
+     * @param declared the declared physical row type of the table (the type of incoming rows)
+     * @param settings the resolved write settings
+     * @param partitionColumns the partition source columns of the Iceberg table, in spec order
+     *     (empty when unpartitioned)
+     * @param streamingMode whether the statement runs in streaming mode
+     */
+    public IcebergTableSink(
+            TableLoader loader,
+            RowType declared,
+            SqlWriteSettings settings,
+            List<String> partitionColumns,
+            boolean streamingMode) {
+        this.loader = loader;
+        this.declared = declared;
+        this.settings = settings;
+        this.partitionColumns = List.copyOf(partitionColumns);
+        this.streamingMode = streamingMode;
+        if (settings.overwriteOption()) {
+            checkOverwrite("option 'overwrite-enabled'='true'");
+        }
+    }
+
+    private IcebergTableSink(IcebergTableSink other) {
+        this(
+                other.loader,
+                other.declared,
+                other.settings,
+                other.partitionColumns,
+                other.streamingMode);
+        this.overwrite = other.overwrite;
+        this.staticPartition = new LinkedHashMap<>(other.staticPartition);
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+        if (overwriting()) {
+            return ChangelogMode.insertOnly();
+        }
+        if (settings.upsert()) {
+            return ChangelogMode.upsert(false);
+        }
+        return settings.formatVersion() >= 2 ? ChangelogMode.all() : ChangelogMode.insertOnly();
+    }
+
+    @Override
+    public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+        IcebergSink sink = createSink();
+        Integer parallelism = settings.writeParallelism();
+        if (!sink.operatorUids()) {
+            return SinkV2Provider.of(sink, parallelism);
+        }
+        // uid-suffix gives the sink's own operators uids; Flink then needs a uid on the sink
+        // itself, which SinkV2Provider cannot set
+        return (DataStreamSinkProvider)
+                (providerContext, input) -> {
+                    DataStreamSink<?> result = input.sinkTo(sink).uid(sink.writerUid());
+                    if (parallelism != null) {
+                        result.setParallelism(parallelism);
+                    }
+                    return result;
+                };
+    }
+
+    /** The {@link IcebergSink} for this statement. */
+    IcebergSink createSink() {
+        IcebergSink.Builder builder =
+                IcebergSink.forRowData()
+                        .tableLoader(loader)
+                        .tableSchema(
+                                ResolvedSchema.physical(
+                                        declared.getFieldNames(),
+                                        declared.getChildren().stream()
+                                                .map(TypeConversions::fromLogicalToDataType)
+                                                .toList()))
+                        .flinkConf(settings.flinkConfig())
+                        .setAll(settings.writeOptions());
+        if (!settings.primaryKey().isEmpty()) {
+            builder.equalityFieldColumns(settings.primaryKey());
+        }
+        if (overwrite) {
+            if (!partitionColumns.isEmpty()
+                    && staticPartition.keySet().containsAll(partitionColumns)) {
+                builder.overwritePartition(staticPartition);
+            } else {
+                builder.overwrite(true);
+            }
+        }
+        try {
+            return builder.build();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot write to table %s: %s", settings.tableName(), e.getMessage()),
+                    e);
+        }
+    }
+
+    @Override
+    public void applyStaticPartition(Map<String, String> partition) {
+        this.staticPartition = new LinkedHashMap<>(partition);
+    }
+
+    @Override
+    public void applyOverwrite(boolean newOverwrite) {
+        if (newOverwrite) {
+            checkOverwrite("INSERT OVERWRITE");
+        }
+        this.overwrite = newOverwrite;
+    }
+
+    private void checkOverwrite(String what) {
+        if (streamingMode) {
+            throw new ValidationException(
+                    String.format(
+                            "Table %s: %s is supported in batch mode only (it replaces"
+                                    + " partitions atomically at the end of a bounded job);"
+                                    + " SET 'execution.runtime-mode'='batch', or use INSERT INTO",
+                            settings.tableName(), what));
+        }
+        if (settings.upsert()) {
+            throw new ValidationException(
+                    String.format(
+                            "Table %s: %s cannot be combined with upsert mode (enabled by %s):"
+                                    + " overwrite replaces partitions, upsert replaces rows by"
+                                    + " key; set 'upsert-enabled'='false' for this statement",
+                            settings.tableName(), what, settings.upsertEnabledBy()));
+        }
+    }
+
+    private boolean overwriting() {
+        return overwrite || settings.overwriteOption();
+    }
+
+    /** The static partition of the {@code PARTITION} clause (empty for none). */
+    Map<String, String> staticPartition() {
+        return Map.copyOf(staticPartition);
+    }
+
+    @Override
+    public DynamicTableSink copy() {
+        return new IcebergTableSink(this);
+    }
+
+    @Override
+    public String asSummaryString() {
+        return "Iceberg table sink";
+    }
+}

@@ -1,0 +1,240 @@
+package dev.icebergflink.table.sink;
+
+import dev.icebergflink.options.ConnectorOption;
+import dev.icebergflink.options.OptionResolver;
+import dev.icebergflink.options.OptionSource;
+import dev.icebergflink.options.OptionValidation;
+import dev.icebergflink.sink.FlinkWriteConf;
+import dev.icebergflink.sink.FlinkWriteOptions;
+import dev.icebergflink.table.SqlOptions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
+
+/**
+ * The write settings of one SQL {@code INSERT} into an Iceberg table, resolved and checked while
+ * the statement is planned.
+ *
+ * <p>It exists so that SQL users get a {@link ValidationException} naming the option or column at
+ * fault before any job runs, and so that the table sink knows the write mode (upsert or not) when
+ * the planner asks for its changelog mode. Write options come from hints and connector {@code WITH}
+ * options ({@link FlinkWriteOptions}), then the Flink configuration, then table properties
+ * (COMPATIBILITY §1, §4). {@code sink.parallelism} is accepted as another name of {@code
+ * write-parallelism}.
+ *
+ * <p>Upsert in SQL keys rows by the table's {@code PRIMARY KEY}: it needs one, a format v2+ table,
+ * and every partition source column among the key columns.
+ */
+public final class SqlWriteSettings {
+
+    private final String tableName;
+    private final Map<String, String> writeOptions;
+    private final FlinkWriteConf conf;
+    private final List<String> primaryKey;
+    private final int formatVersion;
+    private final ReadableConfig flinkConfig;
+    private final String upsertEnabledBy;
+
+    private SqlWriteSettings(
+            String tableName,
+            Map<String, String> writeOptions,
+            ReadableConfig flinkConfig,
+            FlinkWriteConf conf,
+            List<String> primaryKey,
+            int formatVersion,
+            String upsertEnabledBy) {
+        this.tableName = tableName;
+        this.upsertEnabledBy = upsertEnabledBy;
+        this.writeOptions = writeOptions;
+        this.flinkConfig = flinkConfig;
+        this.conf = conf;
+        this.primaryKey = primaryKey;
+        this.formatVersion = formatVersion;
+    }
+
+    /**
+     * Resolves and checks the write settings of an {@code INSERT}.
+     *
+     * @param tableName the Flink table, for messages
+     * @param engineOptions the per-query options (hints, connector {@code WITH} options); read
+     *     options among them are ignored
+     * @param flinkConfig the session configuration
+     * @param table the Iceberg table
+     * @param primaryKey the declared primary key columns (empty for none)
+     * @throws ValidationException naming the option, column or value at fault
+     */
+    public static SqlWriteSettings resolve(
+            String tableName,
+            Map<String, String> engineOptions,
+            ReadableConfig flinkConfig,
+            Table table,
+            List<String> primaryKey) {
+        Map<String, String> writeOptions = writeOptions(tableName, engineOptions);
+        FlinkWriteConf conf;
+        try {
+            conf = FlinkWriteConf.resolve(writeOptions, flinkConfig, table.properties());
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(
+                    String.format("Cannot write to table %s: %s", tableName, e.getMessage()), e);
+        }
+        SqlWriteSettings settings =
+                new SqlWriteSettings(
+                        tableName,
+                        writeOptions,
+                        flinkConfig,
+                        conf,
+                        List.copyOf(primaryKey),
+                        TableUtil.formatVersion(table),
+                        describeSource(
+                                new OptionResolver(writeOptions, flinkConfig, table.properties()),
+                                FlinkWriteOptions.UPSERT_ENABLED));
+        if (conf.upsert()) {
+            settings.checkUpsert(table);
+        }
+        return settings;
+    }
+
+    private static Map<String, String> writeOptions(
+            String tableName, Map<String, String> engineOptions) {
+        Set<String> writeKeys = OptionValidation.validKeys(FlinkWriteOptions.all());
+        Map<String, String> options = new LinkedHashMap<>();
+        engineOptions.forEach(
+                (key, value) -> {
+                    if (writeKeys.contains(key)) {
+                        options.put(key, value);
+                    }
+                });
+        String sinkParallelism = engineOptions.get(SqlOptions.SINK_PARALLELISM.key());
+        if (sinkParallelism != null) {
+            String key = FlinkWriteOptions.WRITE_PARALLELISM.key();
+            String writeParallelism = options.get(key);
+            if (writeParallelism != null
+                    && !writeParallelism.trim().equals(sinkParallelism.trim())) {
+                throw new ValidationException(
+                        String.format(
+                                "Table %s: options '%s'='%s' and '%s'='%s' disagree; both set the"
+                                        + " writer parallelism, set only one of them",
+                                tableName,
+                                key,
+                                writeParallelism,
+                                SqlOptions.SINK_PARALLELISM.key(),
+                                sinkParallelism));
+            }
+            options.put(key, sinkParallelism);
+        }
+        return options;
+    }
+
+    private void checkUpsert(Table table) {
+        String enabledBy = upsertEnabledBy;
+        if (primaryKey.isEmpty()) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot write to table %s in upsert mode (enabled by %s): upsert"
+                                    + " replaces rows by their primary key, but the table has no"
+                                    + " PRIMARY KEY; declare PRIMARY KEY (...) NOT ENFORCED, or"
+                                    + " set 'upsert-enabled'='false'",
+                            tableName, enabledBy));
+        }
+        if (formatVersion < 2) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot write to table %s in upsert mode (enabled by %s): upsert"
+                                    + " writes delete files, which need Iceberg format version"
+                                    + " 2 or later, but the table is format v%d; upgrade it with"
+                                    + " ALTER TABLE ... SET ('format-version'='2'), or set"
+                                    + " 'upsert-enabled'='false'",
+                            tableName, enabledBy, formatVersion));
+        }
+        List<String> outside = new ArrayList<>();
+        for (PartitionField field : table.spec().fields()) {
+            String source = table.schema().findColumnName(field.sourceId());
+            if (!primaryKey.contains(source) && !outside.contains(source)) {
+                outside.add(source);
+            }
+        }
+        if (!outside.isEmpty()) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot write to table %s in upsert mode (enabled by %s): the table is"
+                                    + " partitioned by column(s) %s, which are not in the PRIMARY"
+                                    + " KEY %s; in upsert mode every partition source column must"
+                                    + " be a primary key column",
+                            tableName, enabledBy, outside, primaryKey));
+        }
+    }
+
+    private static String describeSource(OptionResolver resolver, ConnectorOption<?> option) {
+        OptionSource source = resolver.sourceOf(option);
+        switch (source) {
+            case TABLE_PROPERTY:
+                return source.describe(option.tableProperty().orElse(option.key()));
+            case FLINK_CONFIGURATION:
+                return source.describe(option.flinkConfigKey().orElse(option.key()));
+            default:
+                return source.describe(option.key());
+        }
+    }
+
+    /** The table, for messages. */
+    public String tableName() {
+        return tableName;
+    }
+
+    /** The explicit write options (hints, {@code WITH}), for the sink builder. */
+    public Map<String, String> writeOptions() {
+        return writeOptions;
+    }
+
+    /** The session configuration (the Flink-configuration layer of option resolution). */
+    public ReadableConfig flinkConfig() {
+        return flinkConfig;
+    }
+
+    /** The resolved write options. */
+    public FlinkWriteConf writeConf() {
+        return conf;
+    }
+
+    /** Whether upsert mode is on (by option, Flink configuration or table property). */
+    public boolean upsert() {
+        return conf.upsert();
+    }
+
+    /** Where upsert mode was set, e.g. {@code table property 'write.upsert.enabled'}. */
+    public String upsertEnabledBy() {
+        return upsertEnabledBy;
+    }
+
+    /** Whether the {@code overwrite-enabled} option asks for overwrite. */
+    public boolean overwriteOption() {
+        return conf.overwrite();
+    }
+
+    /** The declared primary key columns (empty for none): the equality fields. */
+    public List<String> primaryKey() {
+        return primaryKey;
+    }
+
+    /** The Iceberg format version of the table. */
+    public int formatVersion() {
+        return formatVersion;
+    }
+
+    /** The writer parallelism ({@code write-parallelism} or {@code sink.parallelism}), or null. */
+    public Integer writeParallelism() {
+        return conf.writeParallelism();
+    }
+
+    /** Whether the sink's operators get uids from {@code uid-suffix}. */
+    public boolean hasUidSuffix() {
+        return !conf.uidSuffix().isEmpty();
+    }
+}
