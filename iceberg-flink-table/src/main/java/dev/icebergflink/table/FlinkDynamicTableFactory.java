@@ -106,29 +106,10 @@ public class FlinkDynamicTableFactory
             }
         }
 
-        TableLoader loader;
-        Table table;
-        Map<String, String> engineOptions;
-        if (catalog != null) {
-            ObjectPath path = identifier.toObjectPath();
-            try {
-                table = catalog.loadTable(path);
-            } catch (TableNotExistException e) {
-                throw new ValidationException("Iceberg table " + tableName + " does not exist", e);
-            }
-            loader = catalog.tableLoader(path);
-            engineOptions =
-                    SqlOptions.hintsOf(
-                            tableName, declaration.getOptions(), FlinkCatalog.flinkOptions(table));
-        } else {
-            ConnectorTableOptions.Parsed options =
-                    ConnectorTableOptions.parse(identifier, declaration.getOptions());
-            ConnectorTables.Resolved resolved =
-                    ConnectorTables.loadOrCreate(identifier, declaration, options, config);
-            loader = resolved.loader();
-            table = resolved.table();
-            engineOptions = options.engineOptions();
-        }
+        ResolvedIcebergTable resolved = resolve(identifier, declaration, config);
+        TableLoader loader = resolved.loader();
+        Table table = resolved.table();
+        Map<String, String> engineOptions = resolved.engineOptions();
 
         Map<String, String> readOptions = SqlOptions.readOptions(engineOptions);
         ScanContext scan = resolveReadOptions(tableName, readOptions, config, table);
@@ -174,29 +155,10 @@ public class FlinkDynamicTableFactory
         ResolvedCatalogTable declaration = context.getCatalogTable();
         RowType declared = (RowType) context.getPhysicalRowDataType().getLogicalType();
 
-        TableLoader loader;
-        Table table;
-        Map<String, String> engineOptions;
-        if (catalog != null) {
-            ObjectPath path = identifier.toObjectPath();
-            try {
-                table = catalog.loadTable(path);
-            } catch (TableNotExistException e) {
-                throw new ValidationException("Iceberg table " + tableName + " does not exist", e);
-            }
-            loader = catalog.tableLoader(path);
-            engineOptions =
-                    SqlOptions.hintsOf(
-                            tableName, declaration.getOptions(), FlinkCatalog.flinkOptions(table));
-        } else {
-            ConnectorTableOptions.Parsed options =
-                    ConnectorTableOptions.parse(identifier, declaration.getOptions());
-            ConnectorTables.Resolved resolved =
-                    ConnectorTables.loadOrCreate(identifier, declaration, options, config);
-            loader = resolved.loader();
-            table = resolved.table();
-            engineOptions = options.engineOptions();
-        }
+        ResolvedIcebergTable resolved = resolve(identifier, declaration, config);
+        TableLoader loader = resolved.loader();
+        Table table = resolved.table();
+        Map<String, String> engineOptions = resolved.engineOptions();
         List<String> primaryKey =
                 declaration
                         .getResolvedSchema()
@@ -212,6 +174,39 @@ public class FlinkDynamicTableFactory
         boolean streaming =
                 config.get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.STREAMING;
         return new IcebergTableSink(loader, declared, settings, partitionColumns, streaming);
+    }
+
+    /** The Iceberg table behind a SQL table, its loader, and the hints or connector options. */
+    private record ResolvedIcebergTable(
+            TableLoader loader, Table table, Map<String, String> engineOptions) {}
+
+    /**
+     * Loads the Iceberg table of a catalog table (options that differ from the table's own are
+     * hints), or loads or creates the backing table of a {@code 'connector'='iceberg'} table.
+     */
+    private ResolvedIcebergTable resolve(
+            ObjectIdentifier identifier, ResolvedCatalogTable declaration, ReadableConfig config) {
+        String tableName = identifier.asSummaryString();
+        if (catalog != null) {
+            ObjectPath path = identifier.toObjectPath();
+            Table table;
+            try {
+                table = catalog.loadTable(path);
+            } catch (TableNotExistException e) {
+                throw new ValidationException("Iceberg table " + tableName + " does not exist", e);
+            }
+            return new ResolvedIcebergTable(
+                    catalog.tableLoader(path),
+                    table,
+                    SqlOptions.hintsOf(
+                            tableName, declaration.getOptions(), FlinkCatalog.flinkOptions(table)));
+        }
+        ConnectorTableOptions.Parsed options =
+                ConnectorTableOptions.parse(identifier, declaration.getOptions());
+        ConnectorTables.Resolved resolved =
+                ConnectorTables.loadOrCreate(identifier, declaration, options, config);
+        return new ResolvedIcebergTable(
+                resolved.loader(), resolved.table(), options.engineOptions());
     }
 
     private static Optional<MetadataTableName> metadataName(ObjectIdentifier identifier) {
