@@ -38,11 +38,15 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -139,6 +143,66 @@ class RewriteDataFilesITCase {
         assertThat(again.snapshotId()).isEmpty();
         table.refresh();
         assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot.snapshotId());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"PARQUET", "ORC", "AVRO"})
+    void rewritingAv3TableKeepsEveryRowsLineage(FileFormat format) {
+        Table table = MaintenanceTables.create(dir, "t", 3, format);
+        List<Record> written = MaintenanceTables.appendSmallFiles(table, 2, 6, 25, 17L);
+        List<Long> p1Ids =
+                written.stream()
+                        .filter(r -> r.getField("part").equals("p1"))
+                        .map(r -> (Long) r.getField("id"))
+                        .toList();
+        long[] deleted = {p1Ids.get(2), p1Ids.get(30), p1Ids.get(149)};
+        table.newRowDelta()
+                .addDeletes(MaintenanceTables.writeIdDeletes(table, "p1", deleted))
+                .commit();
+        // Before: no file stores lineage; ids come from each file's first row id and the row
+        // position, sequence numbers from each file's commit (one commit per file).
+        Map<Long, List<Long>> before = lineageById(table);
+        assertThat(before).hasSize(written.size() - deleted.length);
+        assertThat(before.values().stream().map(l -> l.get(0)).distinct().count())
+                .isEqualTo(before.size());
+        assertThat(before.values().stream().map(l -> l.get(1)).distinct().count()).isEqualTo(12);
+        long nextRowIdBefore = ((HasTableOperations) table).operations().current().nextRowId();
+
+        RewriteDataFilesActionResult result =
+                Actions.forTable(env(), table).rewriteDataFiles().execute();
+
+        assertThat(result.deletedDataFilesCount()).isEqualTo(12);
+        assertThat(lineageById(table)).isEqualTo(before);
+        // The lineage is stored in the new files, not derived from their new first row ids.
+        assertThat(((HasTableOperations) table).operations().current().nextRowId())
+                .isGreaterThan(nextRowIdBefore);
+        for (DataFile file : dataFiles(table)) {
+            assertThat(file.firstRowId()).isGreaterThanOrEqualTo(nextRowIdBefore);
+        }
+    }
+
+    /** {@code id -> [_row_id, _last_updated_sequence_number]}, read by Iceberg's generic reader. */
+    private static Map<Long, List<Long>> lineageById(Table table) {
+        table.refresh();
+        Map<Long, List<Long>> lineage = new java.util.TreeMap<>();
+        try (CloseableIterable<Record> records =
+                IcebergGenerics.read(table)
+                        .project(MetadataColumns.schemaWithRowLineage(table.schema()))
+                        .build()) {
+            for (Record record : records) {
+                Long rowId = (Long) record.getField(MetadataColumns.ROW_ID.name());
+                Long sequence =
+                        (Long) record.getField(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name());
+                assertThat(rowId).as("_row_id of %s", record).isNotNull();
+                assertThat(sequence).as("_last_updated_sequence_number of %s", record).isNotNull();
+                Object previous =
+                        lineage.put((Long) record.getField("id"), List.of(rowId, sequence));
+                assertThat(previous).as("duplicate id in %s", record).isNull();
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return lineage;
     }
 
     @Test

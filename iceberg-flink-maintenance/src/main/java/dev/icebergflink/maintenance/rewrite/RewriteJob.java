@@ -21,9 +21,12 @@ import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.util.PropertyUtil;
 
@@ -31,6 +34,11 @@ import org.apache.iceberg.util.PropertyUtil;
  * Runs the read-and-write part of a rewrite as one Flink {@code BATCH} job: the work units are the
  * job's input (parallelism 1), rebalanced over up to {@code maxParallelism} {@link
  * RewriteUnitFunction} tasks, whose written files are collected back to the caller.
+ *
+ * <p>On tables that track row lineage (format v3+) the rows are read with their {@code _row_id} and
+ * {@code _last_updated_sequence_number} (stored in the file, or derived from the file's first row
+ * id, the row position and the file's sequence number) and written as real columns, so Iceberg
+ * keeps them when it assigns the new files' first row ids at commit.
  *
  * <p>The job commits nothing: the caller commits the collected files in one Iceberg operation.
  * Files written by tasks of a job that fails are not committed and become orphan files (each task
@@ -113,13 +121,26 @@ public final class RewriteJob {
                         table.properties(),
                         TableProperties.DEFAULT_FILE_FORMAT,
                         TableProperties.DEFAULT_FILE_FORMAT_DEFAULT);
+        Schema dataSchema = rowSchema(table);
         return new RowDataTaskWriterFactory(
                 table,
-                FlinkSchemaUtil.convert(table.schema()),
+                dataSchema,
+                FlinkSchemaUtil.convert(dataSchema),
                 FileFormat.fromString(formatName),
                 plan.writeTargetFileSize(),
                 Map.of(),
                 WriterMode.APPEND,
                 List.of());
+    }
+
+    /**
+     * The columns a rewrite reads and writes: the table's columns, plus the row lineage columns
+     * when the table tracks row lineage (format v3+), so that rewritten rows keep their {@code
+     * _row_id} and {@code _last_updated_sequence_number} instead of getting new ones at commit.
+     */
+    static Schema rowSchema(Table table) {
+        return TableUtil.supportsRowLineage(table)
+                ? MetadataColumns.schemaWithRowLineage(table.schema())
+                : table.schema();
     }
 }

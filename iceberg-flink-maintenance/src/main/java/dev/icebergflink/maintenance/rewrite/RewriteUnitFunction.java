@@ -26,8 +26,9 @@ import org.apache.iceberg.mapping.NameMappingParser;
  * The task of the rewrite job: reads one work unit (a serialized {@link IcebergSourceSplit}) with
  * the source's {@link RowDataFileTaskReader}, which applies the unit's delete files, and writes the
  * surviving rows with the sink's {@link RowDataTaskWriterFactory} (the table's format, current
- * partition spec and write properties; files rolled at the rewrite's target size). It emits the
- * written data files, serialized with the sink's {@link WriteResultSerializer}.
+ * partition spec and write properties; files rolled at the rewrite's target size), with the
+ * writer's data schema, so row lineage columns are carried over when the writer writes them. It
+ * emits the written data files, serialized with the sink's {@link WriteResultSerializer}.
  *
  * <p>Units and results travel as bytes in the sink's and source's versioned formats, so that the
  * job needs no Java-serialized Iceberg objects besides the table copy the function carries. A unit
@@ -68,11 +69,12 @@ public final class RewriteUnitFunction extends RichFlatMapFunction<byte[], byte[
         String mappingJson = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
         NameMapping mapping = mappingJson == null ? null : NameMappingParser.fromJson(mappingJson);
         // Whole files are rewritten: the plan ignores residuals, so the reader filters nothing
-        // and drops only deleted rows.
+        // and drops only deleted rows. Rows are read with the columns the writer writes, which
+        // include the row lineage columns on tables that track row lineage.
         reader =
                 new RowDataFileTaskReader(
                         table.schema(),
-                        table.schema(),
+                        writerFactory.dataSchema(),
                         mapping,
                         true,
                         table.io(),

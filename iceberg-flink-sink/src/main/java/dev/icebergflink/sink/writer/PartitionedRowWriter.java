@@ -43,7 +43,14 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
             long targetFileSizeBytes) {
         this.spec = table.spec();
         this.partitionKey = new PartitionKey(spec, table.schema());
-        this.structView = new RowDataStructLike(table.schema().asStruct(), flinkType);
+        // Rows may carry trailing row lineage columns after the table's columns; partitions
+        // come from the table's columns only.
+        int tableWidth = table.schema().columns().size();
+        RowType tableType =
+                flinkType.getFieldCount() == tableWidth
+                        ? flinkType
+                        : new RowType(flinkType.getFields().subList(0, tableWidth));
+        this.structView = new RowDataStructLike(table.schema().asStruct(), tableType);
         this.io = table.io();
         this.dataWriters =
                 new PartitionFanout<>(

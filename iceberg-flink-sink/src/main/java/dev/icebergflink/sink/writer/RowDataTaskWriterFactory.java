@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
@@ -34,6 +35,7 @@ public final class RowDataTaskWriterFactory implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final Table table;
+    private final Schema dataSchema;
     private final RowType flinkType;
     private final FileFormat format;
     private final long targetFileSizeBytes;
@@ -63,7 +65,47 @@ public final class RowDataTaskWriterFactory implements Serializable {
             Map<String, String> writePropertyOverrides,
             WriterMode mode,
             List<Integer> equalityFieldIds) {
+        this(
+                table,
+                table.schema(),
+                flinkType,
+                format,
+                targetFileSizeBytes,
+                writePropertyOverrides,
+                mode,
+                equalityFieldIds);
+    }
+
+    /**
+     * A factory whose data files carry trailing metadata columns after the table's columns: the row
+     * lineage columns {@link MetadataColumns#ROW_ID} and {@link
+     * MetadataColumns#LAST_UPDATED_SEQUENCE_NUMBER}, which a rewrite of a format v3 table writes so
+     * that rows keep their ids (see {@link MetadataColumns#schemaWithRowLineage}). Only {@link
+     * WriterMode#APPEND} writes such columns.
+     *
+     * @param table the table written (a serializable copy is taken)
+     * @param dataSchema the table's columns, in order, optionally followed by the row lineage
+     *     columns
+     * @param flinkType the type of the incoming rows; its fields match {@code dataSchema}'s columns
+     *     by position
+     * @param format the format of data and delete files
+     * @param targetFileSizeBytes the size at which files are rolled
+     * @param writePropertyOverrides writer properties that override the table's
+     * @param mode what to do with each row kind
+     * @param equalityFieldIds the key of equality deletes; empty means whole-row deletes in {@link
+     *     WriterMode#CHANGELOG}; required for {@link WriterMode#UPSERT}
+     */
+    public RowDataTaskWriterFactory(
+            Table table,
+            Schema dataSchema,
+            RowType flinkType,
+            FileFormat format,
+            long targetFileSizeBytes,
+            Map<String, String> writePropertyOverrides,
+            WriterMode mode,
+            List<Integer> equalityFieldIds) {
         this.table = table instanceof SerializableTable ? table : SerializableTable.copyOf(table);
+        this.dataSchema = Objects.requireNonNull(dataSchema, "dataSchema");
         this.flinkType = Objects.requireNonNull(flinkType, "flinkType");
         this.format = Objects.requireNonNull(format, "format");
         this.targetFileSizeBytes = targetFileSizeBytes;
@@ -75,17 +117,59 @@ public final class RowDataTaskWriterFactory implements Serializable {
         if (mode == WriterMode.UPSERT && this.equalityFieldIds.length == 0) {
             throw new IllegalArgumentException("Upsert writers need equality field ids");
         }
-        if (flinkType.getFieldCount() != table.schema().columns().size()) {
+        checkDataSchema(table.schema(), dataSchema, mode);
+        if (flinkType.getFieldCount() != dataSchema.columns().size()) {
             throw new IllegalArgumentException(
                     String.format(
                             "The input row type %s does not have one field per table column %s",
-                            flinkType, table.schema().asStruct()));
+                            flinkType, dataSchema.asStruct()));
+        }
+    }
+
+    /** Checks that {@code dataSchema} is the table's columns, then only row lineage columns. */
+    private static void checkDataSchema(Schema tableSchema, Schema dataSchema, WriterMode mode) {
+        List<Types.NestedField> tableColumns = tableSchema.columns();
+        List<Types.NestedField> dataColumns = dataSchema.columns();
+        boolean prefix = dataColumns.size() >= tableColumns.size();
+        for (int pos = 0; prefix && pos < tableColumns.size(); pos++) {
+            prefix = tableColumns.get(pos).fieldId() == dataColumns.get(pos).fieldId();
+        }
+        if (!prefix) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "The data schema %s must start with the table's columns %s, in order",
+                            dataSchema.asStruct(), tableSchema.asStruct()));
+        }
+        List<Types.NestedField> extra =
+                dataColumns.subList(tableColumns.size(), dataColumns.size());
+        for (Types.NestedField field : extra) {
+            int id = field.fieldId();
+            if (id != MetadataColumns.ROW_ID.fieldId()
+                    && id != MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot write column '%s' (id %d) after the table's columns: only"
+                                        + " the row lineage columns '%s' and '%s' are allowed there",
+                                field.name(),
+                                id,
+                                MetadataColumns.ROW_ID.name(),
+                                MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name()));
+            }
+        }
+        if (!extra.isEmpty() && mode != WriterMode.APPEND) {
+            throw new IllegalArgumentException(
+                    "Row lineage columns can only be written in APPEND mode, not " + mode);
         }
     }
 
     /** The table the writers write to. */
     public Table table() {
         return table;
+    }
+
+    /** The schema of the data files written: the table's columns, maybe with row lineage. */
+    public Schema dataSchema() {
+        return dataSchema;
     }
 
     /** The writer mode. */
@@ -127,7 +211,7 @@ public final class RowDataTaskWriterFactory implements Serializable {
                 RowDataFileWriterFactory.builderFor(table)
                         .dataFileFormat(format)
                         .deleteFileFormat(format)
-                        .dataSchema(table.schema())
+                        .dataSchema(dataSchema)
                         .dataFlinkType(flinkType)
                         .writeProperties(writeProperties);
         if (mode != WriterMode.APPEND) {
