@@ -388,10 +388,7 @@ public class FlinkCatalog extends AbstractCatalog {
     @Override
     public List<String> listViews(String databaseName)
             throws DatabaseNotExistException, CatalogException {
-        if (!databaseExists(databaseName)) {
-            throw new DatabaseNotExistException(getName(), databaseName);
-        }
-        return List.of();
+        return noObjectsIn(databaseName);
     }
 
     /**
@@ -752,10 +749,7 @@ public class FlinkCatalog extends AbstractCatalog {
     @Override
     public List<String> listFunctions(String dbName)
             throws DatabaseNotExistException, CatalogException {
-        if (!databaseExists(dbName)) {
-            throw new DatabaseNotExistException(getName(), dbName);
-        }
-        return List.of();
+        return noObjectsIn(dbName);
     }
 
     @Override
@@ -902,6 +896,14 @@ public class FlinkCatalog extends AbstractCatalog {
         if (!getDefaultDatabase().equals(databaseName)) {
             throw new DatabaseNotExistException(getName(), databaseName);
         }
+    }
+
+    /** The empty listing of object kinds Iceberg does not store, for an existing database. */
+    private List<String> noObjectsIn(String databaseName) throws DatabaseNotExistException {
+        if (!databaseExists(databaseName)) {
+            throw new DatabaseNotExistException(getName(), databaseName);
+        }
+        return List.of();
     }
 
     private CatalogException catalogError(String action, RuntimeException e) {
