@@ -246,7 +246,15 @@ class BundleContentsITCase {
     @Test
     void carriesTheLicenseAndOneMergedNotice() {
         assertThat(BundleJar.read("META-INF/LICENSE"))
-                .contains("Apache License", "Version 2.0, January 2004");
+                .contains("Apache License", "Version 2.0, January 2004")
+                .as("names every bundled component that is not under the Apache License")
+                .contains(
+                        "zstd-jni",
+                        "BSD 2-Clause License",
+                        "ThreeTen-Extra",
+                        "BSD 3-Clause License",
+                        "JTS Topology Suite",
+                        "Eclipse Distribution License 1.0");
         assertThat(BundleJar.read("META-INF/NOTICE"))
                 .contains(
                         "Iceberg connector for Apache Flink",
