@@ -23,6 +23,7 @@ import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
@@ -140,6 +141,23 @@ final class MaintenanceTables {
             throw new UncheckedIOException(e);
         }
         return writer.toDeleteFile();
+    }
+
+    /** A deletion vector (Puffin, format v3) for {@code positions} of {@code file}. */
+    static DeleteFile writeDeletionVector(Table table, DataFile file, long... positions) {
+        OutputFileFactory files =
+                OutputFileFactory.builderFor(table, 1, System.nanoTime())
+                        .format(FileFormat.PUFFIN)
+                        .build();
+        BaseDVFileWriter writer = new BaseDVFileWriter(files, path -> null);
+        try (writer) {
+            for (long position : positions) {
+                writer.delete(file.location(), position, table.spec(), file.partition());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return writer.result().deleteFiles().get(0);
     }
 
     /** An equality-delete file on {@code id} in partition {@code part}. */

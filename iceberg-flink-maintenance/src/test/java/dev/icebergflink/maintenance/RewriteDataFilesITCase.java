@@ -303,6 +303,49 @@ class RewriteDataFilesITCase {
     }
 
     @Test
+    void deletionVectorsOfAv3TableAreAppliedAndDroppedByTheRewrite() {
+        Table table = MaintenanceTables.create(dir, "dv", 3, FileFormat.PARQUET);
+        List<Record> written = MaintenanceTables.appendSmallFiles(table, 2, 5, 50, 29L);
+        DataFile victim =
+                dataFiles(table).stream()
+                        .filter(file -> partitionOf(file).equals("p1"))
+                        .min((a, b) -> a.location().compareTo(b.location()))
+                        .orElseThrow();
+        List<Record> victimRows =
+                written.stream().filter(r -> isIn(table, victim, (Long) r.getField("id"))).toList();
+        DeleteFile dv = MaintenanceTables.writeDeletionVector(table, victim, 1, 2, 30);
+        assertThat(dv.format()).isEqualTo(FileFormat.PUFFIN);
+        table.newRowDelta().addDeletes(dv).commit();
+        Set<Long> deletedIds = new HashSet<>();
+        for (int pos : new int[] {1, 2, 30}) {
+            deletedIds.add((Long) victimRows.get(pos).getField("id"));
+        }
+        List<String> expected =
+                asStrings(
+                        written.stream()
+                                .filter(r -> !deletedIds.contains((Long) r.getField("id")))
+                                .toList());
+        assertThat(rows(table)).isEqualTo(expected);
+
+        RewriteDataFilesActionResult result =
+                Actions.forTable(env(), table).rewriteDataFiles().execute();
+
+        assertThat(rows(table)).isEqualTo(expected);
+        assertThat(result.addedDataFiles().stream().mapToLong(DataFile::recordCount).sum())
+                .as("the deleted rows were dropped physically")
+                .isEqualTo(expected.size());
+        assertThat(locations(result.removedDeleteFiles()))
+                .as("the deletion vector went with its data file")
+                .containsExactly(dv.location());
+        table.refresh();
+        try (var tasks = table.newScan().planFiles()) {
+            tasks.forEach(task -> assertThat(task.deletes()).isEmpty());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void aConflictingDeleteFailsTheRewriteAndLeavesTheTableUnchanged() throws Exception {
         Table table = MaintenanceTables.create(dir, "t", 2, FileFormat.PARQUET);
         List<Record> written = MaintenanceTables.appendSmallFiles(table, 2, 5, 40, 17L);
