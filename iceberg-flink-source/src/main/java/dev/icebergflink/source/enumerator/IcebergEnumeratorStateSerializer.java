@@ -4,9 +4,15 @@ import dev.icebergflink.source.planning.ScanCursor;
 import dev.icebergflink.source.planning.SnapshotPosition;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.InflaterInputStream;
+import java.util.zip.ZipException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -25,6 +31,12 @@ import org.apache.flink.core.memory.DataOutputView;
  * follows), then the scan kind (byte: 0 = table, 1 = appends), the start snapshot (nullable long),
  * the end snapshot (long), the produced split count (long) and the last split id (a presence byte
  * and modified UTF-8). Version 1 states read as having no cursor.
+ *
+ * <p>Version 3 deflates the pending splits: after the split serializer's version and the number of
+ * pending splits comes one length-prefixed block of Deflate data holding every split as
+ * length-prefixed bytes. Splits of small files hold dozens of files whose JSON repeats the same
+ * keys and path prefixes, so this keeps the state to a few hundred bytes per pending split (the
+ * planning benchmark measured 9.7 KB uncompressed, 0.7 KB deflated, for splits of 32 files).
  */
 public final class IcebergEnumeratorStateSerializer
         implements SimpleVersionedSerializer<IcebergEnumeratorState> {
@@ -35,8 +47,11 @@ public final class IcebergEnumeratorStateSerializer
     /** Position, paged-scan cursor and pending splits. */
     public static final int VERSION_2 = 2;
 
+    /** As version 2, with the pending splits deflated. */
+    public static final int VERSION_3 = 3;
+
     /** The version {@link #serialize} writes. */
-    public static final int CURRENT_VERSION = VERSION_2;
+    public static final int CURRENT_VERSION = VERSION_3;
 
     private final IcebergSourceSplitSerializer splitSerializer;
 
@@ -72,21 +87,25 @@ public final class IcebergEnumeratorStateSerializer
         }
         out.writeInt(splitSerializer.getVersion());
         out.writeInt(state.pendingSplits().size());
+        DataOutputSerializer splits = new DataOutputSerializer(1024);
         for (IcebergSourceSplit split : state.pendingSplits()) {
             byte[] bytes = splitSerializer.serialize(split);
-            out.writeInt(bytes.length);
-            out.write(bytes);
+            splits.writeInt(bytes.length);
+            splits.write(bytes);
         }
+        byte[] deflated = deflate(splits.getSharedBuffer(), splits.length());
+        out.writeInt(deflated.length);
+        out.write(deflated);
         return out.getCopyOfBuffer();
     }
 
     @Override
     public IcebergEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1 && version != VERSION_2) {
+        if (version < VERSION_1 || version > VERSION_3) {
             throw new IOException(
                     "Unknown Iceberg enumerator state version "
                             + version
-                            + "; this connector reads versions [1, 2]");
+                            + "; this connector reads versions [1, 2, 3]");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         SnapshotPosition position = null;
@@ -102,17 +121,57 @@ public final class IcebergEnumeratorStateSerializer
         if (count < 0) {
             throw new IOException("Corrupt Iceberg enumerator state: " + count + " splits");
         }
+        List<IcebergSourceSplit> splits;
+        if (version >= VERSION_3) {
+            byte[] deflated = new byte[in.readInt()];
+            in.readFully(deflated);
+            DataInputDeserializer inflated = new DataInputDeserializer(inflate(deflated));
+            splits = readSplits(inflated, splitVersion, count);
+            checkFullyRead(inflated, "after the pending splits");
+        } else {
+            splits = readSplits(in, splitVersion, count);
+        }
+        checkFullyRead(in, "at the end");
+        return new IcebergEnumeratorState(position, cursor, splits);
+    }
+
+    private List<IcebergSourceSplit> readSplits(DataInputView in, int splitVersion, int count)
+            throws IOException {
         List<IcebergSourceSplit> splits = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             byte[] bytes = new byte[in.readInt()];
             in.readFully(bytes);
             splits.add(splitSerializer.deserialize(splitVersion, bytes));
         }
+        return splits;
+    }
+
+    private static void checkFullyRead(DataInputDeserializer in, String where) throws IOException {
         if (in.available() > 0) {
             throw new IOException(
-                    "Corrupt Iceberg enumerator state: " + in.available() + " bytes left");
+                    "Corrupt Iceberg enumerator state: " + in.available() + " bytes left " + where);
         }
-        return new IcebergEnumeratorState(position, cursor, splits);
+    }
+
+    private static byte[] deflate(byte[] buffer, int length) throws IOException {
+        ByteArrayOutputStream deflated = new ByteArrayOutputStream(Math.max(64, length / 8));
+        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+        try (DeflaterOutputStream stream = new DeflaterOutputStream(deflated, deflater)) {
+            stream.write(buffer, 0, length);
+        } finally {
+            deflater.end();
+        }
+        return deflated.toByteArray();
+    }
+
+    private static byte[] inflate(byte[] deflated) throws IOException {
+        try (InflaterInputStream stream =
+                new InflaterInputStream(new ByteArrayInputStream(deflated))) {
+            return stream.readAllBytes();
+        } catch (ZipException e) {
+            throw new IOException(
+                    "Corrupt Iceberg enumerator state: the pending splits do not inflate", e);
+        }
     }
 
     private static ScanCursor readCursor(DataInputView in) throws IOException {

@@ -1,0 +1,115 @@
+package dev.icebergflink.benchmarks.jmh;
+
+import dev.icebergflink.data.RowDataStructLike;
+import dev.icebergflink.sink.distribution.PartitionKeySelector;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Computes the Iceberg partition of each benchmark row for an identity, a bucket and a day
+ * transform: the sink writer's path (a {@link RowDataStructLike} view under Iceberg's {@link
+ * PartitionKey}), the hash distribution's key ({@link PartitionKeySelector}, which also renders the
+ * partition path), and, as the baseline, Iceberg's generic path ({@link InternalRecordWrapper} over
+ * a {@link Record}).
+ *
+ * <p>Scores are rows per second ({@link #ROWS} rows per invocation).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+public class PartitionKeyBenchmark {
+
+    /** Rows partitioned per invocation. */
+    public static final int ROWS = 1024;
+
+    /** {@code identity} of the category, {@code bucket} of the id (16), {@code day} of the ts. */
+    @Param({"identity", "bucket", "day"})
+    public String transform;
+
+    private List<RowData> rowData;
+    private List<Record> records;
+    private PartitionKey rowDataKey;
+    private RowDataStructLike view;
+    private PartitionKeySelector selector;
+    private PartitionKey genericKey;
+    private InternalRecordWrapper wrapper;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        BenchmarkRows rows = BenchmarkRows.generate(ROWS, 7L);
+        rowData = rows.rowData();
+        records = rows.records();
+        PartitionSpec spec = spec(transform);
+        rowDataKey = new PartitionKey(spec, BenchmarkRows.SCHEMA);
+        view = new RowDataStructLike(BenchmarkRows.SCHEMA.asStruct(), BenchmarkRows.ROW_TYPE);
+        selector = new PartitionKeySelector(BenchmarkRows.SCHEMA, spec, BenchmarkRows.ROW_TYPE);
+        genericKey = new PartitionKey(spec, BenchmarkRows.SCHEMA);
+        wrapper = new InternalRecordWrapper(BenchmarkRows.SCHEMA.asStruct());
+    }
+
+    /** The partition spec a transform name stands for. */
+    public static PartitionSpec spec(String transform) {
+        PartitionSpec.Builder builder = PartitionSpec.builderFor(BenchmarkRows.SCHEMA);
+        return switch (transform) {
+            case "identity" -> builder.identity("category").build();
+            case "bucket" -> builder.bucket("id", 16).build();
+            case "day" -> builder.day("ts").build();
+            default ->
+                    throw new IllegalArgumentException(
+                            "Unknown transform '"
+                                    + transform
+                                    + "'; allowed values: identity, bucket, day");
+        };
+    }
+
+    /** The sink writer's path: a reused view of the RowData under a reused partition key. */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public void rowDataPartitionKey(Blackhole blackhole) {
+        for (RowData row : rowData) {
+            rowDataKey.partition(view.wrap(row));
+            blackhole.consume(rowDataKey.get(0, Object.class));
+        }
+    }
+
+    /** The hash distribution's key selector: the partition rendered as its path. */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public void hashDistributionKey(Blackhole blackhole) {
+        for (RowData row : rowData) {
+            blackhole.consume(selector.getKey(row));
+        }
+    }
+
+    /** The baseline: Iceberg's generic records wrapped for partitioning. */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public void genericPartitionKey(Blackhole blackhole) {
+        for (Record record : records) {
+            genericKey.partition(wrapper.wrap(record));
+            blackhole.consume(genericKey.get(0, Object.class));
+        }
+    }
+}
