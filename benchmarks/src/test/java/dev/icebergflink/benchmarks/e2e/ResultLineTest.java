@@ -41,7 +41,7 @@ class ResultLineTest {
         assertThatThrownBy(() -> ResultLine.parse("workload=x"))
                 .hasMessageContaining("must start with 'BENCH '");
         assertThatThrownBy(() -> ResultLine.parse("BENCH workload=x run=1"))
-                .hasMessageContaining("has no 'rows'");
+                .hasMessageContaining("Result line has no '");
         assertThatThrownBy(() -> ResultLine.parse("BENCH workload"))
                 .hasMessageContaining("Malformed pair 'workload'");
     }
