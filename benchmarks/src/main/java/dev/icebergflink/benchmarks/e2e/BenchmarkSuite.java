@@ -98,11 +98,11 @@ public final class BenchmarkSuite {
     static ResultLine withRatio(ResultLine line, Workload workload, Map<String, ResultLine> round) {
         ResultLine reference =
                 workload.reference() == null ? null : round.get(workload.reference());
+        String referenceId = workload.reference() == null ? "-" : workload.reference();
         if (reference == null || reference.rowsPerSecond() <= 0) {
-            return line.withRatio(Double.NaN, workload.reference());
+            return line.withRatio(Double.NaN, referenceId);
         }
-        return line.withRatio(
-                line.rowsPerSecond() / reference.rowsPerSecond(), workload.reference());
+        return line.withRatio(line.rowsPerSecond() / reference.rowsPerSecond(), referenceId);
     }
 
     static String summaryTable(List<WorkloadSummary> summaries) {

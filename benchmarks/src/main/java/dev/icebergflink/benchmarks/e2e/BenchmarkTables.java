@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -72,9 +73,15 @@ final class BenchmarkTables {
     }
 
     /**
-     * Creates a fresh table (dropping any left from an earlier attempt) of the benchmark schema.
+     * Creates a fresh table of the benchmark schema (dropping any left from an earlier attempt).
      */
     Table create(String name, PartitionSpec spec, FileFormat format, int formatVersion) {
+        return create(name, BenchmarkRows.SCHEMA, spec, format, formatVersion);
+    }
+
+    /** Creates a fresh table of {@code schema} (dropping any left from an earlier attempt). */
+    Table create(
+            String name, Schema schema, PartitionSpec spec, FileFormat format, int formatVersion) {
         TableIdentifier id = identifier(name);
         if (catalog.tableExists(id)) {
             catalog.dropTable(id, true);
@@ -82,7 +89,7 @@ final class BenchmarkTables {
         Map<String, String> properties = new HashMap<>();
         properties.put(TableProperties.DEFAULT_FILE_FORMAT, format.name().toLowerCase(Locale.ROOT));
         properties.put(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion));
-        return catalog.createTable(id, BenchmarkRows.SCHEMA, spec, properties);
+        return catalog.createTable(id, schema, spec, properties);
     }
 
     boolean exists(String name) {

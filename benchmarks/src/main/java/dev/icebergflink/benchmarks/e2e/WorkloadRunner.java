@@ -152,7 +152,13 @@ final class WorkloadRunner {
 
     private Measurement upsert(Workload workload, int run) throws Exception {
         String name = BenchmarkTables.tableName(workload, run);
-        Table table = tables.create(name, PartitionSpec.unpartitioned(), workload.format(), 2);
+        Table table =
+                tables.create(
+                        name,
+                        BenchmarkRows.KEYED_SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        workload.format(),
+                        2);
         GenericLimits.write(table, data, rows);
         BenchmarkRows updates = new BenchmarkRows(data.seed() + 1);
         long updated = upsertRows(rows);

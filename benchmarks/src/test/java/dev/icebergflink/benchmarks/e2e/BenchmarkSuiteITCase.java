@@ -56,6 +56,7 @@ class BenchmarkSuiteITCase {
                             docs.toString()
                         });
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        // ~25 s per child JVM on a quiet 2-core machine
         List<ResultLine> returned =
                 BenchmarkSuite.run(options, new PrintStream(printed, true, StandardCharsets.UTF_8));
 
@@ -65,7 +66,9 @@ class BenchmarkSuiteITCase {
                         .filter(ResultLine::isResultLine)
                         .map(ResultLine::parse)
                         .collect(Collectors.toList());
-        assertThat(lines).isEqualTo(returned);
+        assertThat(lines.stream().map(ResultLine::format))
+                .containsExactlyElementsOf(
+                        returned.stream().map(ResultLine::format).collect(Collectors.toList()));
         Map<String, ResultLine> byWorkload =
                 lines.stream().collect(Collectors.toMap(ResultLine::workload, line -> line));
         assertThat(byWorkload.keySet())
@@ -85,14 +88,14 @@ class BenchmarkSuiteITCase {
             assertThat(line.bytes()).as(line.workload()).isPositive();
             assertThat(line.peakRssMb()).as(line.workload()).isPositive();
         }
-        // ratios where the reference ran in the same round, none where it did not
-        assertThat(byWorkload.get("limit-write-parquet").ratio()).isNaN();
-        assertThat(byWorkload.get("append-parquet").ratio())
-                .isEqualTo(
-                        byWorkload.get("append-parquet").rowsPerSecond()
-                                / byWorkload.get("limit-write-parquet").rowsPerSecond());
+        // a ratio where the reference ran in the same round, none where it did not
         assertThat(byWorkload.get("upsert").reference()).isEqualTo("append-parquet");
-        assertThat(byWorkload.get("upsert").ratio()).isPositive();
+        assertThat(byWorkload.get("upsert").ratio())
+                .isCloseTo(
+                        byWorkload.get("upsert").rowsPerSecond()
+                                / byWorkload.get("append-parquet").rowsPerSecond(),
+                        org.assertj.core.data.Offset.offset(0.001));
+        assertThat(byWorkload.get("append-parquet").ratio()).isNaN();
         assertThat(byWorkload.get("scan-parquet").ratio()).isNaN();
 
         String markdown = Files.readString(docs.resolve(BenchmarkReport.MARKDOWN));
