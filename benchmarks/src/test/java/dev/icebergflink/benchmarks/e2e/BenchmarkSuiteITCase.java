@@ -60,6 +60,7 @@ class BenchmarkSuiteITCase {
         List<ResultLine> returned =
                 BenchmarkSuite.run(options, new PrintStream(printed, true, StandardCharsets.UTF_8));
 
+        System.out.println(printed.toString(StandardCharsets.UTF_8));
         List<ResultLine> lines =
                 printed.toString(StandardCharsets.UTF_8)
                         .lines()
