@@ -1,0 +1,173 @@
+package dev.icebergflink.benchmarks.e2e;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The end-to-end benchmark suite (issue #8): runs every workload in a fresh child JVM, round after
+ * round, prints one {@link ResultLine} per run with its ratio to the reference measured in the same
+ * round, then a summary table, and regenerates {@code docs/benchmarks.md} with its chart when
+ * {@code --docs} is given. Exits non-zero as soon as a workload fails or gives a wrong answer.
+ *
+ * <p>Options: see {@link SuiteOptions}. The README of the benchmarks module has the command.
+ */
+public final class BenchmarkSuite {
+
+    private BenchmarkSuite() {}
+
+    public static void main(String[] args) {
+        try {
+            run(SuiteOptions.parse(args), System.out);
+        } catch (ChildJvm.BenchmarkFailure | IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+        } catch (Exception e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    /**
+     * Runs the suite and returns every result line (with ratios).
+     *
+     * @throws ChildJvm.BenchmarkFailure when a workload fails or gives a wrong answer
+     */
+    public static List<ResultLine> run(SuiteOptions options, PrintStream out)
+            throws IOException, InterruptedException {
+        boolean temporary = options.workDir() == null;
+        Path workDir =
+                temporary ? Files.createTempDirectory("iceberg-flink-bench") : options.workDir();
+        Path warehouse = workDir.resolve("warehouse");
+        Files.createDirectories(warehouse);
+        Files.createDirectories(workDir.resolve("tmp"));
+        if (options.jfrDir() != null) {
+            Files.createDirectories(options.jfrDir());
+        }
+        ChildJvm children = new ChildJvm(options, warehouse, workDir.resolve("logs"));
+        out.printf(
+                Locale.ROOT,
+                "Benchmark suite: %,d rows, %d run(s), workloads %s; work directory %s%n",
+                options.rows(),
+                options.runs(),
+                Workload.ids(options.workloads()),
+                workDir);
+        List<ResultLine> lines = new ArrayList<>();
+        try {
+            for (int run = 1; run <= options.runs(); run++) {
+                Map<String, ResultLine> round = new HashMap<>();
+                for (Workload workload : options.workloads()) {
+                    ResultLine line = withRatio(children.run(workload, run), workload, round);
+                    round.put(workload.id(), line);
+                    lines.add(line);
+                    out.println(line.format());
+                    out.flush();
+                }
+            }
+        } finally {
+            if (temporary) {
+                deleteRecursively(workDir);
+            }
+        }
+        List<WorkloadSummary> summaries = WorkloadSummary.of(lines);
+        out.println();
+        out.print(summaryTable(summaries));
+        if (options.docsDir() != null) {
+            BenchmarkReport.write(
+                    options.docsDir(), options, MachineInfo.current(), summaries, lines);
+            out.println(
+                    "Wrote "
+                            + options.docsDir().resolve(BenchmarkReport.MARKDOWN)
+                            + " and "
+                            + options.docsDir().resolve(BenchmarkReport.CHART));
+        }
+        return lines;
+    }
+
+    /** The line with its ratio to the reference's line of the same round, when that ran. */
+    static ResultLine withRatio(ResultLine line, Workload workload, Map<String, ResultLine> round) {
+        ResultLine reference =
+                workload.reference() == null ? null : round.get(workload.reference());
+        String referenceId = workload.reference() == null ? "-" : workload.reference();
+        if (reference == null || reference.rowsPerSecond() <= 0) {
+            return line.withRatio(Double.NaN, referenceId);
+        }
+        return line.withRatio(line.rowsPerSecond() / reference.rowsPerSecond(), referenceId);
+    }
+
+    static String summaryTable(List<WorkloadSummary> summaries) {
+        StringBuilder table = new StringBuilder();
+        String format = "%-24s %4s %14s %25s %9s %22s %-20s %8s%n";
+        table.append(
+                String.format(
+                        Locale.ROOT,
+                        format,
+                        "workload",
+                        "runs",
+                        "median rows/s",
+                        "min-max rows/s",
+                        "median s",
+                        "ratio (min-max)",
+                        "compared with",
+                        "rss MiB"));
+        for (WorkloadSummary s : summaries) {
+            table.append(
+                    String.format(
+                            Locale.ROOT,
+                            format,
+                            s.workload().id(),
+                            s.runs(),
+                            String.format(Locale.ROOT, "%,.0f", s.medianRowsPerSecond()),
+                            String.format(
+                                    Locale.ROOT,
+                                    "%,.0f-%,.0f",
+                                    s.minRowsPerSecond(),
+                                    s.maxRowsPerSecond()),
+                            String.format(Locale.ROOT, "%.2f", s.medianSeconds()),
+                            Double.isNaN(s.medianRatio())
+                                    ? "-"
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "%.2f (%.2f-%.2f)",
+                                            s.medianRatio(),
+                                            s.minRatio(),
+                                            s.maxRatio()),
+                            s.workload().reference() == null ? "-" : s.workload().reference(),
+                            s.peakRssMb()));
+        }
+        return table.toString();
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        Files.walkFileTree(
+                root,
+                new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                            throws IOException {
+                        Files.delete(file);
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path dir, IOException e)
+                            throws IOException {
+                        Files.delete(dir);
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+    }
+}

@@ -1,0 +1,128 @@
+package dev.icebergflink.benchmarks.e2e;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One run of one workload as one machine-readable line: {@code BENCH key=value ...} with the keys
+ * {@code workload run rows seconds rows_per_s ratio reference files bytes cpu_s peak_rss_mb}. The
+ * child JVM prints it without a ratio; the suite adds the ratio to the reference measured in the
+ * same round and prints it again.
+ *
+ * @param workload the workload id
+ * @param run the round, from 1
+ * @param rows the rows the workload processed (written, or read from the table)
+ * @param seconds the measured time
+ * @param files the data and delete files written, or read
+ * @param bytes the size of those files
+ * @param cpuSeconds the CPU time of the child process over the measured part
+ * @param peakRssMb the peak resident set size of the child process in MiB
+ * @param ratio rows/s divided by the reference's rows/s in the same round; NaN when unknown
+ * @param reference the workload the ratio compares with, or "-"
+ */
+public record ResultLine(
+        String workload,
+        int run,
+        long rows,
+        double seconds,
+        long files,
+        long bytes,
+        double cpuSeconds,
+        long peakRssMb,
+        double ratio,
+        String reference) {
+
+    /** Every result line starts with this, so it can be picked out of any output. */
+    public static final String PREFIX = "BENCH ";
+
+    /** Rows per second. */
+    public double rowsPerSecond() {
+        return seconds > 0 ? rows / seconds : 0;
+    }
+
+    /** This line with the ratio to a reference. */
+    public ResultLine withRatio(double newRatio, String newReference) {
+        return new ResultLine(
+                workload,
+                run,
+                rows,
+                seconds,
+                files,
+                bytes,
+                cpuSeconds,
+                peakRssMb,
+                newRatio,
+                newReference);
+    }
+
+    /** The line as printed. */
+    public String format() {
+        return PREFIX
+                + String.format(
+                        Locale.ROOT,
+                        "workload=%s run=%d rows=%d seconds=%.3f rows_per_s=%.0f ratio=%s"
+                                + " reference=%s files=%d bytes=%d cpu_s=%.2f peak_rss_mb=%d",
+                        workload,
+                        run,
+                        rows,
+                        seconds,
+                        rowsPerSecond(),
+                        Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.3f", ratio),
+                        reference == null ? "-" : reference,
+                        files,
+                        bytes,
+                        cpuSeconds,
+                        peakRssMb);
+    }
+
+    /** Whether a line of output is a result line. */
+    public static boolean isResultLine(String line) {
+        return line.startsWith(PREFIX);
+    }
+
+    /**
+     * Parses a line {@link #format()} printed.
+     *
+     * @throws IllegalArgumentException naming the line and the missing or malformed key
+     */
+    public static ResultLine parse(String line) {
+        if (!isResultLine(line)) {
+            throw new IllegalArgumentException(
+                    "Not a result line (it must start with '" + PREFIX + "'): " + line);
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String pair : line.substring(PREFIX.length()).trim().split("\\s+")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(
+                        "Malformed pair '" + pair + "' (expected key=value) in: " + line);
+            }
+            values.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        try {
+            String ratio = required(values, "ratio", line);
+            return new ResultLine(
+                    required(values, "workload", line),
+                    Integer.parseInt(required(values, "run", line)),
+                    Long.parseLong(required(values, "rows", line)),
+                    Double.parseDouble(required(values, "seconds", line)),
+                    Long.parseLong(required(values, "files", line)),
+                    Long.parseLong(required(values, "bytes", line)),
+                    Double.parseDouble(required(values, "cpu_s", line)),
+                    Long.parseLong(required(values, "peak_rss_mb", line)),
+                    ratio.equals("-") ? Double.NaN : Double.parseDouble(ratio),
+                    required(values, "reference", line));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Malformed number in result line: " + line, e);
+        }
+    }
+
+    private static String required(Map<String, String> values, String key, String line) {
+        String value = values.get(key);
+        if (value == null) {
+            throw new IllegalArgumentException("Result line has no '" + key + "': " + line);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.icebergflink.benchmarks.e2e;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How to run the suite, from the command line of {@link BenchmarkSuite}.
+ *
+ * @param rows rows per workload ({@code --rows}, default 5,000,000)
+ * @param runs rounds; each round runs every workload once ({@code --runs}, default 3)
+ * @param seed the seed of the generated rows ({@code --seed}, default 42)
+ * @param workloads the workloads ({@code --workloads a,b,c}, default all)
+ * @param heap the child JVMs' fixed heap ({@code --heap}, default 3g)
+ * @param workDir where the warehouse and child logs go ({@code --work-dir}, default a new temporary
+ *     directory)
+ * @param docsDir where {@code benchmarks.md} and the chart go ({@code --docs}; none: no docs)
+ * @param jfrDir when set, every child records a JFR profile there ({@code --jfr DIR})
+ */
+public record SuiteOptions(
+        long rows,
+        int runs,
+        long seed,
+        List<Workload> workloads,
+        String heap,
+        Path workDir,
+        Path docsDir,
+        Path jfrDir) {
+
+    /** Parses {@code --name value} options. */
+    public static SuiteOptions parse(String[] args) {
+        Map<String, String> options = Arguments.parse(args);
+        for (String name : options.keySet()) {
+            if (!List.of("rows", "runs", "seed", "workloads", "heap", "work-dir", "docs", "jfr")
+                    .contains(name)) {
+                throw new IllegalArgumentException(
+                        "Unknown option --"
+                                + name
+                                + "; allowed: --rows --runs --seed --workloads --heap --work-dir"
+                                + " --docs --jfr");
+            }
+        }
+        long rows = Long.parseLong(options.getOrDefault("rows", "5000000"));
+        int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
+        if (rows < 4 || runs < 1) {
+            throw new IllegalArgumentException(
+                    "--rows must be at least 4 and --runs at least 1, got "
+                            + rows
+                            + " and "
+                            + runs);
+        }
+        return new SuiteOptions(
+                rows,
+                runs,
+                Long.parseLong(options.getOrDefault("seed", "42")),
+                Workload.parseList(options.get("workloads")),
+                options.getOrDefault("heap", "3g"),
+                path(options.get("work-dir")),
+                path(options.get("docs")),
+                path(options.get("jfr")));
+    }
+
+    private static Path path(String value) {
+        return value == null || value.isBlank() ? null : Paths.get(value).toAbsolutePath();
+    }
+}

@@ -1,0 +1,133 @@
+package dev.icebergflink.benchmarks.e2e;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.apache.iceberg.FileFormat;
+
+/**
+ * Every end-to-end workload, in the order the suite runs them in each round: the generator, the
+ * generic limits, then the connector's writes and reads. Each workload names the reference its
+ * rows/s are compared with (a generic limit; the upsert compares with the Parquet append, as its
+ * target does) and the target ratio of issue #8, if it has one.
+ */
+public enum Workload {
+    GENERATOR("generator", Kind.GENERATOR, FileFormat.PARQUET, null, 0),
+    LIMIT_WRITE_PARQUET("limit-write-parquet", Kind.LIMIT_WRITE, FileFormat.PARQUET, null, 0),
+    LIMIT_WRITE_ORC("limit-write-orc", Kind.LIMIT_WRITE, FileFormat.ORC, null, 0),
+    LIMIT_WRITE_AVRO("limit-write-avro", Kind.LIMIT_WRITE, FileFormat.AVRO, null, 0),
+    LIMIT_READ_PARQUET("limit-read-parquet", Kind.LIMIT_READ, FileFormat.PARQUET, null, 0),
+    LIMIT_READ_ORC("limit-read-orc", Kind.LIMIT_READ, FileFormat.ORC, null, 0),
+    LIMIT_READ_AVRO("limit-read-avro", Kind.LIMIT_READ, FileFormat.AVRO, null, 0),
+    APPEND_PARQUET("append-parquet", Kind.APPEND, FileFormat.PARQUET, "limit-write-parquet", 0.85),
+    APPEND_ORC("append-orc", Kind.APPEND, FileFormat.ORC, "limit-write-orc", 0.85),
+    APPEND_AVRO("append-avro", Kind.APPEND, FileFormat.AVRO, "limit-write-avro", 0.85),
+    APPEND_PARTITIONED(
+            "append-partitioned",
+            Kind.APPEND_PARTITIONED,
+            FileFormat.PARQUET,
+            "limit-write-parquet",
+            0.75),
+    SQL_INSERT("sql-insert", Kind.SQL_INSERT, FileFormat.PARQUET, "limit-write-parquet", 0),
+    UPSERT("upsert", Kind.UPSERT, FileFormat.PARQUET, "append-parquet", 0.5),
+    SCAN_PARQUET("scan-parquet", Kind.SCAN, FileFormat.PARQUET, "limit-read-parquet", 0.9),
+    SCAN_ORC("scan-orc", Kind.SCAN, FileFormat.ORC, "limit-read-orc", 0.9),
+    SCAN_AVRO("scan-avro", Kind.SCAN, FileFormat.AVRO, "limit-read-avro", 0.9),
+    SCAN_PROJECTED_FILTERED(
+            "scan-projected-filtered",
+            Kind.SCAN_PROJECTED_FILTERED,
+            FileFormat.PARQUET,
+            "limit-read-parquet",
+            0),
+    SQL_COUNT("sql-count", Kind.SQL_COUNT, FileFormat.PARQUET, "limit-read-parquet", 0),
+    SQL_FILTER("sql-filter", Kind.SQL_FILTER, FileFormat.PARQUET, "limit-read-parquet", 0);
+
+    /** What a workload does, which decides how it is prepared, run and checked. */
+    public enum Kind {
+        GENERATOR,
+        LIMIT_WRITE,
+        LIMIT_READ,
+        APPEND,
+        APPEND_PARTITIONED,
+        SQL_INSERT,
+        UPSERT,
+        SCAN,
+        SCAN_PROJECTED_FILTERED,
+        SQL_COUNT,
+        SQL_FILTER;
+
+        /** Whether the workload reads a prepared source table (rather than writing one). */
+        public boolean reads() {
+            return this == LIMIT_READ
+                    || this == SCAN
+                    || this == SCAN_PROJECTED_FILTERED
+                    || this == SQL_COUNT
+                    || this == SQL_FILTER;
+        }
+    }
+
+    private final String id;
+    private final Kind kind;
+    private final FileFormat format;
+    private final String reference;
+    private final double target;
+
+    Workload(String id, Kind kind, FileFormat format, String reference, double target) {
+        this.id = id;
+        this.kind = kind;
+        this.format = format;
+        this.reference = reference;
+        this.target = target;
+    }
+
+    /** The name in result lines, on the command line and in the docs. */
+    public String id() {
+        return id;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The file format the workload writes or reads. */
+    public FileFormat format() {
+        return format;
+    }
+
+    /** The workload whose rows/s this one's ratio divides by, or null for the limits. */
+    public String reference() {
+        return reference;
+    }
+
+    /** The target ratio to the reference from issue #8, or 0 when the issue sets none. */
+    public double target() {
+        return target;
+    }
+
+    /** The workload named {@code id}. */
+    public static Workload byId(String id) {
+        for (Workload workload : values()) {
+            if (workload.id.equals(id.trim().toLowerCase(Locale.ROOT))) {
+                return workload;
+            }
+        }
+        throw new IllegalArgumentException(
+                "Unknown workload '" + id + "'; known workloads: " + ids(Arrays.asList(values())));
+    }
+
+    /** The workloads of a comma-separated list of ids ({@code all} for every workload). */
+    public static List<Workload> parseList(String ids) {
+        if (ids == null || ids.isBlank() || ids.trim().equals("all")) {
+            return Arrays.asList(values());
+        }
+        List<Workload> chosen =
+                Arrays.stream(ids.split(",")).map(Workload::byId).collect(Collectors.toList());
+        // run in the suite's order whatever the order given
+        return Arrays.stream(values()).filter(chosen::contains).collect(Collectors.toList());
+    }
+
+    static String ids(List<Workload> workloads) {
+        return workloads.stream().map(Workload::id).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,57 @@
+package dev.icebergflink.benchmarks.e2e;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Map;
+
+/**
+ * The entry point of a child JVM: runs one workload once and prints its result line.
+ *
+ * <p>Arguments: {@code --workload ID --run N --rows N --seed N --warehouse DIR}. Exits with 0 and
+ * one {@link ResultLine} on stdout when the workload gave the right answer, and with 1 (after the
+ * error on stderr) when it failed or gave a wrong answer.
+ */
+public final class WorkloadMain {
+
+    private WorkloadMain() {}
+
+    public static void main(String[] args) {
+        int status = 1;
+        try {
+            Map<String, String> options = Arguments.parse(args);
+            Workload workload = Workload.byId(Arguments.required(options, "workload"));
+            int run = Integer.parseInt(Arguments.required(options, "run"));
+            long rows = Long.parseLong(Arguments.required(options, "rows"));
+            long seed = Long.parseLong(Arguments.required(options, "seed"));
+            Path warehouse = Paths.get(Arguments.required(options, "warehouse"));
+            ResultLine line = runOnce(workload, run, rows, seed, warehouse);
+            System.out.println(line.format());
+            System.out.flush();
+            status = 0;
+        } catch (Throwable t) {
+            System.err.println("Workload failed: " + t);
+            t.printStackTrace(System.err);
+        }
+        // Flink and Hadoop leave non-daemon threads behind: end the JVM explicitly.
+        System.exit(status);
+    }
+
+    /** Runs a workload once in this JVM and returns its line (without a ratio). */
+    static ResultLine runOnce(Workload workload, int run, long rows, long seed, Path warehouse)
+            throws Exception {
+        WorkloadRunner runner =
+                new WorkloadRunner(new BenchmarkTables(warehouse), new BenchmarkRows(seed), rows);
+        Measurement measurement = runner.run(workload, run);
+        return new ResultLine(
+                workload.id(),
+                run,
+                measurement.rows(),
+                measurement.seconds(),
+                measurement.files(),
+                measurement.bytes(),
+                measurement.cpuSeconds(),
+                ProcessStats.peakRssMb(),
+                Double.NaN,
+                workload.reference() == null ? "-" : workload.reference());
+    }
+}

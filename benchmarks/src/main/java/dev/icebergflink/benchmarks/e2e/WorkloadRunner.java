@@ -1,0 +1,398 @@
+package dev.icebergflink.benchmarks.e2e;
+
+import dev.icebergflink.TableLoader;
+import dev.icebergflink.sink.IcebergSink;
+import dev.icebergflink.source.IcebergSource;
+import java.util.BitSet;
+import java.util.List;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * Runs one workload once in this JVM: prepares its table (untimed), runs the measured part on a
+ * local MiniCluster with parallelism 2 in batch mode (or the generic limit on one thread per core)
+ * and checks the answer, throwing {@link WrongAnswerException} when it is wrong.
+ */
+final class WorkloadRunner {
+
+    /** The parallelism of every Flink job of the suite. */
+    static final int PARALLELISM = 2;
+
+    private final BenchmarkTables tables;
+    private final BenchmarkRows data;
+    private final long rows;
+
+    /**
+     * @param tables the tables of this suite run
+     * @param data the rows every workload writes or reads
+     * @param rows how many rows (ids {@code [0, rows)})
+     */
+    WorkloadRunner(BenchmarkTables tables, BenchmarkRows data, long rows) {
+        this.tables = tables;
+        this.data = data;
+        this.rows = rows;
+    }
+
+    /** The rows the upsert rewrites: every fourth id, so a quarter of the table. */
+    static long upsertRows(long rows) {
+        return (rows + 3) / 4;
+    }
+
+    Measurement run(Workload workload, int run) throws Exception {
+        switch (workload.kind()) {
+            case GENERATOR:
+                return generator();
+            case LIMIT_WRITE:
+                return limitWrite(workload, run);
+            case LIMIT_READ:
+                return limitRead(workload.format());
+            case APPEND:
+                return append(workload, run, PartitionSpec.unpartitioned(), DistributionMode.NONE);
+            case APPEND_PARTITIONED:
+                return append(
+                        workload,
+                        run,
+                        PartitionSpec.builderFor(BenchmarkRows.SCHEMA).identity("category").build(),
+                        DistributionMode.HASH);
+            case SQL_INSERT:
+                return sqlInsert(workload, run);
+            case UPSERT:
+                return upsert(workload, run);
+            case SCAN:
+                return scan(workload.format());
+            case SCAN_PROJECTED_FILTERED:
+                return scanProjectedFiltered();
+            case SQL_COUNT:
+                return sqlCount();
+            case SQL_FILTER:
+                return sqlFilter();
+            default:
+                throw new IllegalArgumentException("No runner for workload " + workload.id());
+        }
+    }
+
+    private Measurement generator() throws Exception {
+        StreamExecutionEnvironment env = environment();
+        String counter = "generator-" + System.nanoTime();
+        GeneratedRows.stream(env, data, rows, 1).sinkTo(new CountingSink<>(counter));
+        Timed timed = execute(env, "generator");
+        expectCount("generator", rows, CountingSink.count(counter));
+        return new Measurement(rows, timed.seconds, timed.cpuSeconds, 0, 0);
+    }
+
+    private Measurement limitWrite(Workload workload, int run) {
+        String name = BenchmarkTables.tableName(workload, run);
+        Table table = tables.create(name, PartitionSpec.unpartitioned(), workload.format(), 2);
+        Measurement.Stopwatch watch = Measurement.start();
+        GenericLimits.write(table, data, rows);
+        double seconds = watch.elapsedSeconds();
+        double cpu = watch.cpuSeconds();
+        return writeResult(workload, name, seconds, cpu);
+    }
+
+    private Measurement limitRead(FileFormat format) {
+        Table table = tables.source(format, data, rows);
+        Measurement.Stopwatch watch = Measurement.start();
+        long count = GenericLimits.read(table);
+        double seconds = watch.elapsedSeconds();
+        double cpu = watch.cpuSeconds();
+        expectCount("limit-read " + format, rows, count);
+        return readResult(table, seconds, cpu);
+    }
+
+    private Measurement append(
+            Workload workload, int run, PartitionSpec spec, DistributionMode distribution)
+            throws Exception {
+        String name = BenchmarkTables.tableName(workload, run);
+        tables.create(name, spec, workload.format(), 2);
+        StreamExecutionEnvironment env = environment();
+        GeneratedRows.stream(env, data, rows, 1)
+                .sinkTo(
+                        IcebergSink.forRowData()
+                                .tableLoader(tables.loader(name))
+                                .distributionMode(distribution)
+                                .build());
+        Timed timed = execute(env, workload.id());
+        return writeResult(workload, name, timed.seconds, timed.cpuSeconds);
+    }
+
+    private Measurement sqlInsert(Workload workload, int run) throws Exception {
+        String name = BenchmarkTables.tableName(workload, run);
+        tables.create(name, PartitionSpec.unpartitioned(), workload.format(), 2);
+        StreamExecutionEnvironment env = environment();
+        StreamTableEnvironment tableEnv = tableEnvironment(env);
+        tableEnv.createTemporaryView(
+                "generated", tableEnv.fromDataStream(GeneratedRows.stream(env, data, rows, 1)));
+        Measurement.Stopwatch watch = Measurement.start();
+        TableResult result =
+                tableEnv.executeSql("INSERT INTO " + qualified(name) + " SELECT * FROM generated");
+        JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
+        double cpu = watch.cpuSeconds();
+        return writeResult(workload, name, job.getNetRuntime() / 1000.0, cpu);
+    }
+
+    private Measurement upsert(Workload workload, int run) throws Exception {
+        String name = BenchmarkTables.tableName(workload, run);
+        Table table =
+                tables.create(
+                        name,
+                        BenchmarkRows.KEYED_SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        workload.format(),
+                        2);
+        GenericLimits.write(table, data, rows);
+        BenchmarkRows updates = new BenchmarkRows(data.seed() + 1);
+        long updated = upsertRows(rows);
+        StreamExecutionEnvironment env = environment();
+        GeneratedRows.stream(env, updates, updated, 4)
+                .sinkTo(
+                        IcebergSink.forRowData()
+                                .tableLoader(tables.loader(name))
+                                .upsert(true)
+                                .equalityFieldColumns(List.of("id"))
+                                .build());
+        Timed timed = execute(env, workload.id());
+        table.refresh();
+        checkUpsertedContent(table, updates, updated);
+        Measurement measurement =
+                new Measurement(
+                        updated,
+                        timed.seconds,
+                        timed.cpuSeconds,
+                        BenchmarkTables.fileCount(table),
+                        BenchmarkTables.fileBytes(table));
+        tables.drop(name);
+        return measurement;
+    }
+
+    /** Every id of {@code [0, rows)} once; every fourth id with its new values, the others old. */
+    private void checkUpsertedContent(Table table, BenchmarkRows updates, long updated)
+            throws Exception {
+        BitSet seen = new BitSet();
+        long count = 0;
+        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+            for (Record record : records) {
+                count++;
+                long id = (Long) record.getField("id");
+                if (id < 0 || id >= rows || seen.get((int) id)) {
+                    throw new WrongAnswerException(
+                            "upsert: unexpected or duplicate id " + id + " in " + table.name());
+                }
+                seen.set((int) id);
+                boolean isUpdated = id % 4 == 0 && id / 4 < updated;
+                Record expected = isUpdated ? updates.record(id) : data.record(id);
+                if (!expected.equals(record)) {
+                    throw new WrongAnswerException(
+                            String.format(
+                                    "upsert: row %d of %s should hold its %s values %s, found %s",
+                                    id, table.name(), isUpdated ? "new" : "old", expected, record));
+                }
+            }
+        }
+        expectCount("upsert (rows after the upsert)", rows, count);
+    }
+
+    private Measurement scan(FileFormat format) throws Exception {
+        Table table = tables.source(format, data, rows);
+        StreamExecutionEnvironment env = environment();
+        String counter = "scan-" + System.nanoTime();
+        env.fromSource(
+                        IcebergSource.forRowData()
+                                .tableLoader(tables.loader(BenchmarkTables.sourceTableName(format)))
+                                .build(),
+                        WatermarkStrategy.noWatermarks(),
+                        "iceberg source",
+                        InternalTypeInfo.of(BenchmarkRows.ROW_TYPE))
+                .setParallelism(PARALLELISM)
+                .sinkTo(new CountingSink<>(counter));
+        Timed timed = execute(env, "scan " + format);
+        expectCount("scan " + format, rows, CountingSink.count(counter));
+        return readResult(table, timed.seconds, timed.cpuSeconds);
+    }
+
+    private Measurement scanProjectedFiltered() throws Exception {
+        Table table = tables.source(FileFormat.PARQUET, data, rows);
+        StreamExecutionEnvironment env = environment();
+        String counter = "scan-projected-filtered-" + System.nanoTime();
+        TableLoader loader = tables.loader(BenchmarkTables.sourceTableName(FileFormat.PARQUET));
+        env.fromSource(
+                        IcebergSource.forRowData()
+                                .tableLoader(loader)
+                                .project(BenchmarkRows.SCHEMA.select("id", "quantity"))
+                                .filters(
+                                        List.of(
+                                                Expressions.lessThan(
+                                                        "quantity", BenchmarkRows.FILTER_QUANTITY)))
+                                .build(),
+                        WatermarkStrategy.noWatermarks(),
+                        "iceberg source",
+                        InternalTypeInfo.of(
+                                dev.icebergflink.FlinkSchemaUtil.convert(
+                                        BenchmarkRows.SCHEMA.select("id", "quantity"))))
+                .setParallelism(PARALLELISM)
+                .sinkTo(new CountingSink<>(counter));
+        Timed timed = execute(env, "scan-projected-filtered");
+        expectCount(
+                "scan-projected-filtered (quantity < " + BenchmarkRows.FILTER_QUANTITY + ")",
+                data.filteredCount(rows),
+                CountingSink.count(counter));
+        return readResult(table, timed.seconds, timed.cpuSeconds);
+    }
+
+    private Measurement sqlCount() throws Exception {
+        Table table = tables.source(FileFormat.PARQUET, data, rows);
+        SqlAnswer answer =
+                query(
+                        "SELECT COUNT(*) FROM "
+                                + qualified(BenchmarkTables.sourceTableName(FileFormat.PARQUET)));
+        expectCount("sql-count", rows, answer.rows.isEmpty() ? -1 : number(answer.rows.get(0), 0));
+        return readResult(table, answer.seconds, answer.cpuSeconds);
+    }
+
+    private Measurement sqlFilter() throws Exception {
+        Table table = tables.source(FileFormat.PARQUET, data, rows);
+        SqlAnswer answer =
+                query(
+                        "SELECT category, COUNT(*) AS n, SUM(price) AS total FROM "
+                                + qualified(BenchmarkTables.sourceTableName(FileFormat.PARQUET))
+                                + " WHERE quantity < "
+                                + BenchmarkRows.FILTER_QUANTITY
+                                + " GROUP BY category");
+        long count = 0;
+        for (Row row : answer.rows) {
+            count += number(row, 1);
+        }
+        expectCount("sql-filter (sum of the per-category counts)", data.filteredCount(rows), count);
+        if (answer.rows.size() > BenchmarkRows.CATEGORIES) {
+            throw new WrongAnswerException(
+                    "sql-filter: "
+                            + answer.rows.size()
+                            + " groups, at most "
+                            + BenchmarkRows.CATEGORIES
+                            + " categories exist");
+        }
+        return readResult(table, answer.seconds, answer.cpuSeconds);
+    }
+
+    private SqlAnswer query(String sql) throws Exception {
+        StreamTableEnvironment tableEnv = tableEnvironment(environment());
+        Measurement.Stopwatch watch = Measurement.start();
+        TableResult result = tableEnv.executeSql(sql);
+        JobClient client = result.getJobClient().orElseThrow();
+        List<Row> answerRows = new java.util.ArrayList<>();
+        try (CloseableIterator<Row> it = result.collect()) {
+            it.forEachRemaining(answerRows::add);
+        }
+        double seconds;
+        try {
+            seconds = client.getJobExecutionResult().get().getNetRuntime() / 1000.0;
+        } catch (Exception e) {
+            // the per-job cluster may be gone once the result was collected: fall back to wall time
+            seconds = watch.elapsedSeconds();
+        }
+        return new SqlAnswer(answerRows, seconds, watch.cpuSeconds());
+    }
+
+    private static long number(Row row, int field) {
+        Object value = row.getField(field);
+        if (!(value instanceof Number)) {
+            throw new WrongAnswerException("Expected a number in column " + field + " of " + row);
+        }
+        return ((Number) value).longValue();
+    }
+
+    private Measurement writeResult(Workload workload, String name, double seconds, double cpu) {
+        Table table = tables.load(name);
+        expectCount(
+                workload.id() + " (rows in " + name + ")",
+                rows,
+                BenchmarkTables.recordCount(table));
+        Measurement measurement =
+                new Measurement(
+                        rows,
+                        seconds,
+                        cpu,
+                        BenchmarkTables.fileCount(table),
+                        BenchmarkTables.fileBytes(table));
+        tables.drop(name);
+        return measurement;
+    }
+
+    private Measurement readResult(Table table, double seconds, double cpu) {
+        return new Measurement(
+                rows,
+                seconds,
+                cpu,
+                BenchmarkTables.fileCount(table),
+                BenchmarkTables.fileBytes(table));
+    }
+
+    private static void expectCount(String what, long expected, long actual) {
+        if (expected != actual) {
+            throw new WrongAnswerException(
+                    what + ": expected " + expected + " rows, found " + actual);
+        }
+    }
+
+    private static String qualified(String table) {
+        return BenchmarkTables.CATALOG + "." + BenchmarkTables.NAMESPACE + "." + table;
+    }
+
+    private StreamTableEnvironment tableEnvironment(StreamExecutionEnvironment env) {
+        StreamTableEnvironment tableEnv = StreamTableEnvironment.create(env);
+        tableEnv.executeSql(
+                String.format(
+                        "CREATE CATALOG %s WITH ('type'='iceberg', 'catalog-type'='hadoop',"
+                                + " 'warehouse'='%s')",
+                        BenchmarkTables.CATALOG, tables.warehouseUri()));
+        return tableEnv;
+    }
+
+    static StreamExecutionEnvironment environment() {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(PARALLELISM);
+        return env;
+    }
+
+    /** Runs the job; its time is the job's net runtime, its CPU the process's over execute(). */
+    private static Timed execute(StreamExecutionEnvironment env, String name) throws Exception {
+        Measurement.Stopwatch watch = Measurement.start();
+        JobExecutionResult result = env.execute(name);
+        return new Timed(result.getNetRuntime() / 1000.0, watch.cpuSeconds());
+    }
+
+    private record Timed(double seconds, double cpuSeconds) {}
+
+    private record SqlAnswer(List<Row> rows, double seconds, double cpuSeconds) {}
+
+    /** A workload produced a wrong answer: the run fails. */
+    static final class WrongAnswerException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        WrongAnswerException(String message) {
+            super(message);
+        }
+    }
+}

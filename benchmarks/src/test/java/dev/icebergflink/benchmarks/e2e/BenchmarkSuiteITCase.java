@@ -1,0 +1,108 @@
+package dev.icebergflink.benchmarks.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the suite as its command does (every workload in a child JVM) at a tiny scale: a few
+ * workloads, 20,000 rows, one run. Checks the printed result lines parse and carry the right counts
+ * and ratios, and that the docs are regenerated with the hand-written findings kept. No timing is
+ * asserted.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class BenchmarkSuiteITCase {
+
+    private static final long ROWS = 20_000;
+
+    @TempDir Path work;
+
+    @Test
+    void runsWorkloadsInChildJvmsAndRegeneratesTheDocs() throws Exception {
+        Path docs = work.resolve("docs");
+        Files.createDirectories(docs);
+        Files.writeString(
+                docs.resolve(BenchmarkReport.MARKDOWN),
+                "# old\n"
+                        + BenchmarkReport.FINDINGS_BEGIN
+                        + "\nThe writer spends its time in X.\n"
+                        + BenchmarkReport.FINDINGS_END
+                        + "\nold results\n");
+        SuiteOptions options =
+                SuiteOptions.parse(
+                        new String[] {
+                            "--rows",
+                            String.valueOf(ROWS),
+                            "--runs",
+                            "1",
+                            "--heap",
+                            "768m",
+                            "--workloads",
+                            "append-parquet,upsert,scan-parquet,sql-count",
+                            "--work-dir",
+                            work.resolve("run").toString(),
+                            "--docs",
+                            docs.toString()
+                        });
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        // ~25 s per child JVM on a quiet 2-core machine
+        List<ResultLine> returned =
+                BenchmarkSuite.run(options, new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+        System.out.println(printed.toString(StandardCharsets.UTF_8));
+        List<ResultLine> lines =
+                printed.toString(StandardCharsets.UTF_8)
+                        .lines()
+                        .filter(ResultLine::isResultLine)
+                        .map(ResultLine::parse)
+                        .collect(Collectors.toList());
+        assertThat(lines.stream().map(ResultLine::format))
+                .containsExactlyElementsOf(
+                        returned.stream().map(ResultLine::format).collect(Collectors.toList()));
+        Map<String, ResultLine> byWorkload =
+                lines.stream().collect(Collectors.toMap(ResultLine::workload, line -> line));
+        assertThat(byWorkload.keySet())
+                .containsExactlyInAnyOrder("append-parquet", "upsert", "scan-parquet", "sql-count");
+        assertThat(byWorkload.get("append-parquet").rows()).isEqualTo(ROWS);
+        assertThat(byWorkload.get("scan-parquet").rows()).isEqualTo(ROWS);
+        assertThat(byWorkload.get("upsert").rows()).isEqualTo(ROWS / 4);
+        for (ResultLine line : lines) {
+            assertThat(line.run()).isEqualTo(1);
+            assertThat(line.seconds()).as(line.workload()).isPositive();
+            assertThat(line.files()).as(line.workload()).isPositive();
+            assertThat(line.bytes()).as(line.workload()).isPositive();
+            assertThat(line.peakRssMb()).as(line.workload()).isPositive();
+        }
+        // a ratio where the reference ran in the same round, none where it did not
+        assertThat(byWorkload.get("upsert").reference()).isEqualTo("append-parquet");
+        assertThat(byWorkload.get("upsert").ratio())
+                .isCloseTo(
+                        byWorkload.get("upsert").rowsPerSecond()
+                                / byWorkload.get("append-parquet").rowsPerSecond(),
+                        org.assertj.core.data.Offset.offset(0.001));
+        assertThat(byWorkload.get("append-parquet").ratio()).isNaN();
+        assertThat(byWorkload.get("scan-parquet").ratio()).isNaN();
+
+        String markdown = Files.readString(docs.resolve(BenchmarkReport.MARKDOWN));
+        assertThat(markdown)
+                .contains("The writer spends its time in X.")
+                .doesNotContain("old results")
+                .contains("| append-parquet | 1 | 20,000 |")
+                .contains(lines.get(0).format());
+        assertThat(Files.readString(docs.resolve(BenchmarkReport.CHART)))
+                .startsWith("<svg")
+                .contains(">append-parquet<")
+                .endsWith("</svg>\n");
+    }
+}

@@ -1,0 +1,78 @@
+package dev.icebergflink.benchmarks.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ResultLineTest {
+
+    private static final ResultLine LINE =
+            new ResultLine(
+                    "append-parquet",
+                    2,
+                    1_000_000,
+                    12.5,
+                    3,
+                    123_456,
+                    20.25,
+                    812,
+                    Double.NaN,
+                    "limit-write-parquet");
+
+    @Test
+    void formatsAndParsesBack() {
+        String text = LINE.format();
+        assertThat(text)
+                .isEqualTo(
+                        "BENCH workload=append-parquet run=2 rows=1000000 seconds=12.500"
+                                + " rows_per_s=80000 ratio=- reference=limit-write-parquet files=3"
+                                + " bytes=123456 cpu_s=20.25 peak_rss_mb=812");
+        assertThat(ResultLine.parse(text)).isEqualTo(LINE);
+        ResultLine withRatio = LINE.withRatio(0.875, "limit-write-parquet");
+        assertThat(withRatio.format()).contains(" ratio=0.875 ");
+        assertThat(ResultLine.parse(withRatio.format()).ratio()).isEqualTo(0.875);
+    }
+
+    @Test
+    void rejectsLinesThatAreNotResultsOrMissAKey() {
+        assertThatThrownBy(() -> ResultLine.parse("workload=x"))
+                .hasMessageContaining("must start with 'BENCH '");
+        assertThatThrownBy(() -> ResultLine.parse("BENCH workload=x run=1"))
+                .hasMessageContaining("Result line has no '");
+        assertThatThrownBy(() -> ResultLine.parse("BENCH workload"))
+                .hasMessageContaining("Malformed pair 'workload'");
+    }
+
+    @Test
+    void ratioDividesByTheReferenceOfTheSameRound() {
+        ResultLine limit =
+                new ResultLine(
+                        "limit-write-parquet", 2, 1_000_000, 10, 2, 1, 1, 1, Double.NaN, "-");
+        ResultLine rated =
+                BenchmarkSuite.withRatio(
+                        LINE, Workload.APPEND_PARQUET, Map.of("limit-write-parquet", limit));
+        assertThat(rated.ratio()).isEqualTo(0.8);
+        assertThat(BenchmarkSuite.withRatio(LINE, Workload.APPEND_PARQUET, Map.of()).ratio())
+                .isNaN();
+    }
+
+    @Test
+    void summarizesMediansAndRanges() {
+        List<ResultLine> runs =
+                List.of(
+                        LINE.withRatio(0.9, "r"),
+                        new ResultLine("append-parquet", 1, 100, 1, 1, 1, 1, 900, 0.5, "r"),
+                        new ResultLine("append-parquet", 3, 100, 4, 1, 1, 3, 700, 0.7, "r"));
+        WorkloadSummary summary = WorkloadSummary.of(runs).get(0);
+        assertThat(summary.runs()).isEqualTo(3);
+        assertThat(summary.medianRowsPerSecond()).isEqualTo(100.0);
+        assertThat(summary.minRowsPerSecond()).isEqualTo(25.0);
+        assertThat(summary.maxRowsPerSecond()).isEqualTo(80_000.0);
+        assertThat(summary.medianRatio()).isEqualTo(0.7);
+        assertThat(summary.peakRssMb()).isEqualTo(900);
+        assertThat(summary.meetsTarget()).isFalse();
+    }
+}
