@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -60,6 +61,9 @@ import org.apache.iceberg.types.Types.NestedField;
  */
 public final class BatchRead {
 
+    private static final Comparator<CategorySummary> BY_CATEGORY =
+            Comparator.comparing(summary -> summary.category);
+
     private BatchRead() {}
 
     public static void main(String[] args) throws Exception {
@@ -77,53 +81,74 @@ public final class BatchRead {
         try (TableLoader loader = tableLoader.clone()) {
             table = loader.loadTable();
         }
-        Schema projection = projection(table, identifier);
-        DecimalType amountType = (DecimalType) projection.findType("amount");
         Snapshot snapshot = table.currentSnapshot();
         out.printf(
                 "Reading %s at snapshot %s%n",
                 identifier, snapshot == null ? "none (empty table)" : snapshot.snapshotId());
 
-        StreamExecutionEnvironment env = arguments.environment();
+        DataStream<CategorySummary> summaries =
+                summaries(arguments.environment(), tableLoader, table, identifier);
+        String jobName = "BatchRead of " + identifier;
+        if (output.isEmpty()) {
+            List<CategorySummary> result = collect(summaries, jobName);
+            print(result, true, out);
+            return result;
+        }
+        List<CategorySummary> result = new ArrayList<>();
+        summaries
+                .sinkTo(new SummaryFileSink(output.get()))
+                .setParallelism(1)
+                .name("summary file " + output.get());
+        summaries.getExecutionEnvironment().execute(jobName);
+        out.printf("Wrote the summary to %s%n", output.get());
+        try {
+            result.addAll(readBack(output.get()));
+        } catch (IOException e) {
+            // The job wrote the file where its TaskManager runs; this machine may not see it.
+            out.printf("(cannot read %s back here: %s)%n", output.get(), e);
+        }
+        result.sort(BY_CATEGORY);
+        print(result, false, out);
+        return result;
+    }
+
+    /**
+     * The batch job's pipeline in {@code env}: a bounded read of the table's {@code category} and
+     * {@code amount} columns, summed per category.
+     *
+     * @throws IllegalArgumentException naming the table when it lacks those columns
+     */
+    static DataStream<CategorySummary> summaries(
+            StreamExecutionEnvironment env,
+            TableLoader tableLoader,
+            Table table,
+            TableIdentifier identifier) {
+        Schema projection = projection(table, identifier);
+        DecimalType amountType = (DecimalType) projection.findType("amount");
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         IcebergSource<RowData> source =
                 IcebergSource.forRowData().tableLoader(tableLoader).project(projection).build();
-        DataStream<CategorySummary> summaries =
-                env.fromSource(
-                                source,
-                                WatermarkStrategy.noWatermarks(),
-                                "iceberg source " + identifier,
-                                source.getProducedType())
-                        .map(new ToSummary(amountType.precision(), amountType.scale()))
-                        .returns(TypeInformation.of(CategorySummary.class))
-                        .name("to summary")
-                        .keyBy(summary -> summary.category, Types.STRING)
-                        .reduce(CategorySummary::plus)
-                        .name("sum per category");
+        return env.fromSource(
+                        source,
+                        WatermarkStrategy.noWatermarks(),
+                        "iceberg source " + identifier,
+                        source.getProducedType())
+                .map(new ToSummary(amountType.precision(), amountType.scale()))
+                .returns(TypeInformation.of(CategorySummary.class))
+                .name("to summary")
+                .keyBy(summary -> summary.category, Types.STRING)
+                .reduce(CategorySummary::plus)
+                .name("sum per category");
+    }
 
+    /** Runs the pipeline, collecting its summaries to the client, sorted by category. */
+    static List<CategorySummary> collect(DataStream<CategorySummary> summaries, String jobName)
+            throws Exception {
         List<CategorySummary> result = new ArrayList<>();
-        String jobName = "BatchRead of " + identifier;
-        if (output.isPresent()) {
-            summaries
-                    .sinkTo(new SummaryFileSink(output.get()))
-                    .setParallelism(1)
-                    .name("summary file " + output.get());
-            env.execute(jobName);
-            out.printf("Wrote the summary to %s%n", output.get());
-            try {
-                result.addAll(readBack(output.get()));
-            } catch (IOException e) {
-                // The job wrote the file where its TaskManager runs; this machine may not see it.
-                out.printf("(cannot read %s back here: %s)%n", output.get(), e);
-            }
-        } else {
-            try (CloseableIterator<CategorySummary> collected =
-                    summaries.executeAndCollect(jobName)) {
-                collected.forEachRemaining(result::add);
-            }
+        try (CloseableIterator<CategorySummary> collected = summaries.executeAndCollect(jobName)) {
+            collected.forEachRemaining(result::add);
         }
-        result.sort((a, b) -> a.category.compareTo(b.category));
-        print(result, output.isEmpty(), out);
+        result.sort(BY_CATEGORY);
         return result;
     }
 
@@ -144,8 +169,8 @@ public final class BatchRead {
         return table.schema().select("category", "amount");
     }
 
-    private static void print(
-            List<CategorySummary> summaries, boolean withAmount, PrintStream out) {
+    /** Prints the row count and the summaries as a table (with the amounts when asked). */
+    static void print(List<CategorySummary> summaries, boolean withAmount, PrintStream out) {
         long rows = summaries.stream().mapToLong(summary -> summary.events).sum();
         out.printf("Read %d rows in %d categories%n", rows, summaries.size());
         TextTable table =

@@ -96,6 +96,7 @@ public final class ChangelogUpsert {
                     row(RowKind.INSERT, 4, "Dan", "Oslo", 41));
 
     private static final RowType ROW_TYPE = FlinkSchemaUtil.convert(SCHEMA);
+    private static final RowFormat ROW_FORMAT = new RowFormat(ROW_TYPE);
 
     private ChangelogUpsert() {}
 
@@ -146,7 +147,7 @@ public final class ChangelogUpsert {
             throws Exception {
         out.println();
         for (RowData change : changes) {
-            out.println("  " + StreamingRead.format(change, getters()));
+            out.println("  " + ROW_FORMAT.changelogLine(change));
         }
         StreamExecutionEnvironment env = arguments.environment();
         env.fromData(changes, InternalTypeInfo.of(ROW_TYPE))
@@ -185,24 +186,10 @@ public final class ChangelogUpsert {
 
     private static void printRows(List<RowData> rows, PrintStream out) {
         TextTable table = TextTable.withColumns("id", "name", "city", "points");
-        RowData.FieldGetter[] getters = getters();
         for (RowData row : rows) {
-            Object[] values = new Object[getters.length];
-            for (int i = 0; i < getters.length; i++) {
-                Object value = getters[i].getFieldOrNull(row);
-                values[i] = value instanceof StringData ? value.toString() : value;
-            }
-            table.addRow(values);
+            table.addRow(ROW_FORMAT.values(row));
         }
         table.print(out, true);
-    }
-
-    private static RowData.FieldGetter[] getters() {
-        RowData.FieldGetter[] getters = new RowData.FieldGetter[ROW_TYPE.getFieldCount()];
-        for (int i = 0; i < getters.length; i++) {
-            getters[i] = RowData.createFieldGetter(ROW_TYPE.getTypeAt(i), i);
-        }
-        return getters;
     }
 
     private static RowData row(RowKind kind, long id, String name, String city, int points) {

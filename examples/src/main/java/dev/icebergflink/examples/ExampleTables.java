@@ -48,6 +48,20 @@ public final class ExampleTables {
         }
     }
 
+    /**
+     * Creates the table of {@link GeneratedEvents} (its schema, partitioned by category, format v2)
+     * when it is missing, as {@link #createIfMissing} does, and returns whether it created it.
+     */
+    public static boolean createEventsTableIfMissing(
+            CatalogLoader catalogLoader, TableIdentifier identifier) {
+        return createIfMissing(
+                catalogLoader,
+                identifier,
+                GeneratedEvents.SCHEMA,
+                GeneratedEvents.SPEC,
+                Map.of("format-version", "2"));
+    }
+
     /** The rows in the table's current snapshot (0 for a table without snapshots). */
     public static long rowCount(Table table) {
         return summaryLong(table.currentSnapshot(), "total-records");

@@ -65,12 +65,7 @@ public final class RewriteSmallFiles {
         long commits = arguments.getLong("commits", 5);
         long rowsPerCommit = arguments.getLong("rows-per-commit", 200);
         CatalogLoader catalogLoader = arguments.catalogLoader();
-        ExampleTables.createIfMissing(
-                catalogLoader,
-                identifier,
-                GeneratedEvents.SCHEMA,
-                GeneratedEvents.SPEC,
-                Map.of("format-version", "2"));
+        ExampleTables.createEventsTableIfMissing(catalogLoader, identifier);
 
         try (TableLoader tableLoader = TableLoader.fromCatalog(catalogLoader, identifier)) {
             long firstId = ExampleTables.rowCount(tableLoader.loadTable());

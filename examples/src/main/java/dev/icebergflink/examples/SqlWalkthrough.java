@@ -9,9 +9,11 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.types.Row;
@@ -24,10 +26,11 @@ import org.apache.flink.util.CloseableIterator;
  * {@link TableEnvironment}, each result printed as a table, as the SQL client would.
  *
  * <p>Statements end with {@code ;} at the end of a line; lines starting with {@code --} are
- * comments. {@code SET 'key' = 'value'} sets the session configuration, as in the SQL client. A
- * comment {@code -- @take N} before a query reads only its first N rows and then cancels it (for
- * streaming queries, which never end). {@code ${warehouse}} in the script is replaced by the
- * warehouse.
+ * comments. {@code SET 'key' = 'value'} sets the session configuration, as in the SQL client; the
+ * statements run in a {@link SqlSession}, so {@code SET 'execution.runtime-mode' = 'batch'}
+ * switches the following statements to batch mode (and back with {@code 'streaming'}). A comment
+ * {@code -- @take N} before a query reads only its first N rows and then cancels it (for streaming
+ * queries, which never end). {@code ${warehouse}} in the script is replaced by the warehouse.
  *
  * <p>Arguments: {@code --warehouse <uri>} (default {@code file:./warehouse}), {@code --script
  * <file>} (default: the bundled walkthrough).
@@ -49,10 +52,6 @@ public final class SqlWalkthrough {
     /** The bundled script. */
     public static final String SCRIPT = "sql/walkthrough.sql";
 
-    private static final Pattern SET =
-            Pattern.compile(
-                    "SET\\s+'?([\\w.\\-]+)'?\\s*=\\s*'?([^';]*?)'?\\s*;?",
-                    Pattern.CASE_INSENSITIVE);
     private static final Pattern TAKE = Pattern.compile("--\\s*@take\\s+(\\d+)\\s*");
 
     /** One statement the walkthrough ran and, for queries, the rows it printed. */
@@ -73,29 +72,27 @@ public final class SqlWalkthrough {
                 arguments.get("script").isPresent()
                         ? Files.readString(Paths.get(arguments.get("script").get()))
                         : resource(SCRIPT);
-        TableEnvironment tableEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-        arguments
-                .parallelism()
-                .ifPresent(p -> tableEnv.getConfig().set("parallelism.default", String.valueOf(p)));
+        Configuration session = new Configuration();
+        arguments.parallelism().ifPresent(p -> session.set(CoreOptions.DEFAULT_PARALLELISM, p));
+        SqlSession sqlSession = new SqlSession(session);
 
         List<Executed> executed = new ArrayList<>();
         for (Statement statement : split(script.replace("${warehouse}", warehouse))) {
             out.println();
             out.println("Flink SQL> " + statement.text() + ";");
-            executed.add(execute(tableEnv, statement, out));
+            executed.add(execute(sqlSession, statement, out));
         }
         return executed;
     }
 
-    private static Executed execute(TableEnvironment tableEnv, Statement statement, PrintStream out)
+    private static Executed execute(SqlSession session, Statement statement, PrintStream out)
             throws Exception {
-        Matcher set = SET.matcher(statement.text());
-        if (set.matches()) {
-            tableEnv.getConfig().set(set.group(1), set.group(2));
+        Optional<TableResult> executed = session.execute(statement.text());
+        if (executed.isEmpty()) {
             out.println("[INFO] Session property has been set.");
             return new Executed(statement.text(), List.of(), List.of());
         }
-        TableResult result = tableEnv.executeSql(statement.text());
+        TableResult result = executed.get();
         String keyword = statement.text().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
         if (!List.of("SELECT", "SHOW", "DESCRIBE", "DESC", "EXPLAIN").contains(keyword)) {
             result.await();

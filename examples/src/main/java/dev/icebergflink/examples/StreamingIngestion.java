@@ -5,7 +5,6 @@ import dev.icebergflink.TableLoader;
 import dev.icebergflink.sink.IcebergSink;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -82,13 +81,7 @@ public final class StreamingIngestion {
 
         TableIdentifier identifier = arguments.table(DEFAULT_TABLE);
         CatalogLoader catalogLoader = arguments.catalogLoader();
-        boolean created =
-                ExampleTables.createIfMissing(
-                        catalogLoader,
-                        identifier,
-                        GeneratedEvents.SCHEMA,
-                        GeneratedEvents.SPEC,
-                        Map.of("format-version", "2"));
+        boolean created = ExampleTables.createEventsTableIfMissing(catalogLoader, identifier);
         out.printf(
                 "%s table %s in catalog %s%n",
                 created ? "Created" : "Writing to existing", identifier, catalogLoader.name());

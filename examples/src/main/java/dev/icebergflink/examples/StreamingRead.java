@@ -6,9 +6,7 @@ import dev.icebergflink.source.IcebergSource;
 import dev.icebergflink.source.StreamingStartingStrategy;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -38,7 +36,10 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * </ul>
  *
  * The rows are collected to the client ({@code executeAndCollect}) and printed there, so on a
- * cluster submit it with the {@code flink run} command line, which stays attached to the job.
+ * cluster submit it with the {@code flink run} command line, which stays attached to the job. Being
+ * unbounded, the job holds its task slots until it stops: on a small cluster (or a local
+ * MiniCluster, whose default parallelism is all its slots) give it a {@code --parallelism} that
+ * leaves slots for the jobs writing the table.
  *
  * <p>Run it:
  *
@@ -81,10 +82,7 @@ public final class StreamingRead {
             table = loader.loadTable();
         }
         RowType rowType = FlinkSchemaUtil.convert(table.schema());
-        RowData.FieldGetter[] getters = new RowData.FieldGetter[rowType.getFieldCount()];
-        for (int i = 0; i < getters.length; i++) {
-            getters[i] = RowData.createFieldGetter(rowType.getTypeAt(i), i);
-        }
+        RowFormat format = new RowFormat(rowType);
 
         StreamExecutionEnvironment env = arguments.environment();
         IcebergSource<RowData> source =
@@ -107,21 +105,12 @@ public final class StreamingRead {
                                 source.getProducedType())
                         .executeAndCollect("StreamingRead of " + identifier)) {
             while (printed < maxRows && rows.hasNext()) {
-                out.println(format(rows.next(), getters));
+                out.println(format.changelogLine(rows.next()));
                 printed++;
             }
         }
         out.printf("Stopped after %d rows%n", printed);
         return printed;
-    }
-
-    /** A row as the SQL client prints changelog rows: {@code +I[1, books, ...]}. */
-    static String format(RowData row, RowData.FieldGetter[] getters) {
-        List<String> values = new ArrayList<>(getters.length);
-        for (RowData.FieldGetter getter : getters) {
-            values.add(String.valueOf(getter.getFieldOrNull(row)));
-        }
-        return row.getRowKind().shortString() + "[" + String.join(", ", values) + "]";
     }
 
     private static StreamingStartingStrategy startingStrategy(String value) {

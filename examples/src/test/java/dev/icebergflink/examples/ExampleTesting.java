@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -35,13 +37,56 @@ final class ExampleTesting {
                         .build());
     }
 
-    /** Something an example prints to: a {@link PrintStream} whose text the test reads. */
+    /**
+     * Something an example prints to: a {@link PrintStream} whose text the test reads, and waits
+     * for while another thread prints.
+     */
     static final class Output {
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final ByteArrayOutputStream bytes = new NotifyingBytes();
         final PrintStream stream = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
         String text() {
             return bytes.toString(StandardCharsets.UTF_8);
+        }
+
+        /**
+         * Waits until the printed text satisfies {@code condition} (checked after every write and
+         * on {@link #wakeUp}) or {@code System.nanoTime()} passes {@code deadlineNanos}; returns
+         * whether the condition holds.
+         */
+        boolean await(Predicate<String> condition, long deadlineNanos) throws InterruptedException {
+            synchronized (bytes) {
+                while (!condition.test(text())) {
+                    long left = deadlineNanos - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(bytes, left);
+                }
+                return true;
+            }
+        }
+
+        /** Lets {@link #await} check its condition again (e.g. when the printing job ended). */
+        void wakeUp() {
+            synchronized (bytes) {
+                bytes.notifyAll();
+            }
+        }
+
+        /** The bytes, waking up the waiters of {@link #await} on every write. */
+        private static final class NotifyingBytes extends ByteArrayOutputStream {
+            @Override
+            public synchronized void write(int b) {
+                super.write(b);
+                notifyAll();
+            }
+
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                super.write(b, off, len);
+                notifyAll();
+            }
         }
     }
 
@@ -57,14 +102,17 @@ final class ExampleTesting {
         return all.toArray(new String[0]);
     }
 
+    /** The Hadoop catalog under {@code warehouse}, as {@link #catalogArgs} describe it. */
+    static CatalogLoader catalog(Path warehouse) {
+        return CatalogLoader.hadoop(
+                "check",
+                new org.apache.hadoop.conf.Configuration(),
+                Map.of("warehouse", warehouse.toUri().toString()));
+    }
+
     /** Loads a table of the Hadoop catalog under {@code warehouse} with Iceberg's own catalog. */
     static Table loadTable(Path warehouse, String table) {
-        Catalog catalog =
-                CatalogLoader.hadoop(
-                                "check",
-                                new org.apache.hadoop.conf.Configuration(),
-                                Map.of("warehouse", warehouse.toUri().toString()))
-                        .loadCatalog();
+        Catalog catalog = catalog(warehouse).loadCatalog();
         return catalog.loadTable(TableIdentifier.parse(table));
     }
 

@@ -7,14 +7,11 @@ import dev.icebergflink.TableLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,22 +23,16 @@ class StreamingReadITCase {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final int ROWS_PER_SNAPSHOT = 8;
+    private static final int READ_PARALLELISM = 2;
+    private static final RowFormat EVENTS = RowFormat.of(GeneratedEvents.SCHEMA);
 
     @TempDir Path warehouse;
 
     @Test
-    @Disabled(
-            "Hangs: the second EventBatch.append job (run while the streaming read job runs) never"
-                    + " finishes; the initial table scan rows do arrive. To investigate (slots?)")
     void printsTheRowsOfEachNewSnapshotAsItIsCommitted() throws Exception {
         TableIdentifier identifier = TableIdentifier.of("shop", "events");
-        CatalogLoader catalog =
-                CatalogLoader.hadoop(
-                        "examples",
-                        new org.apache.hadoop.conf.Configuration(),
-                        Map.of("warehouse", warehouse.toUri().toString()));
-        ExampleTables.createIfMissing(
-                catalog, identifier, GeneratedEvents.SCHEMA, GeneratedEvents.SPEC, Map.of());
+        CatalogLoader catalog = ExampleTesting.catalog(warehouse);
+        ExampleTables.createEventsTableIfMissing(catalog, identifier);
         TableLoader loader = TableLoader.fromCatalog(catalog, identifier);
         EventBatch.append(env(), loader.clone(), 0, ROWS_PER_SNAPSHOT);
 
@@ -58,6 +49,11 @@ class StreamingReadITCase {
                                                 "shop.events",
                                                 "--monitor-interval",
                                                 "200ms",
+                                                // Not all 4 slots (the MiniCluster's default
+                                                // parallelism): the append jobs need a free slot
+                                                // while the unbounded read runs.
+                                                "--parallelism",
+                                                String.valueOf(READ_PARALLELISM),
                                                 "--max-rows",
                                                 String.valueOf(snapshots * ROWS_PER_SNAPSHOT)),
                                         output.stream);
@@ -65,6 +61,7 @@ class StreamingReadITCase {
                                 throw new RuntimeException(e);
                             }
                         });
+        reader.whenComplete((rows, failure) -> output.wakeUp());
 
         // The current table first, then each appended snapshot while the job runs.
         awaitRows(output, reader, 0);
@@ -92,27 +89,25 @@ class StreamingReadITCase {
 
     /** How StreamingRead prints the generated event {@code id}. */
     private static String line(long id) {
-        return StreamingRead.format(new GeneratedEvents().map(id), ExampleTestingGetters.EVENTS);
+        return EVENTS.changelogLine(new GeneratedEvents().map(id));
     }
 
     /** Waits until every row of the snapshot's batch is printed, failing after the deadline. */
     private static void awaitRows(
-            ExampleTesting.Output output, CompletableFuture<Long> reader, int snapshot) {
+            ExampleTesting.Output output, CompletableFuture<Long> reader, int snapshot)
+            throws InterruptedException {
         long end = System.nanoTime() + DEADLINE.toNanos();
         for (long id = (long) snapshot * ROWS_PER_SNAPSHOT;
                 id < (long) (snapshot + 1) * ROWS_PER_SNAPSHOT;
                 id++) {
-            while (!output.text().contains(line(id) + System.lineSeparator())) {
-                if (reader.isCompletedExceptionally()) {
-                    reader.join();
-                }
-                assertThat(System.nanoTime())
-                        .as(
-                                "row %d of snapshot %d within %s; printed:%n%s",
-                                id, snapshot, DEADLINE, output.text())
-                        .isLessThan(end);
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            String expected = line(id) + System.lineSeparator();
+            output.await(text -> text.contains(expected) || reader.isDone(), end);
+            if (reader.isCompletedExceptionally()) {
+                reader.join();
             }
+            assertThat(output.text())
+                    .as("row %d of snapshot %d within %s", id, snapshot, DEADLINE)
+                    .contains(expected);
         }
     }
 }
