@@ -3,14 +3,12 @@ package dev.icebergflink.examples;
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.sink.IcebergSink;
-import dev.icebergflink.source.IcebergSource;
 import java.io.PrintStream;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,19 +20,15 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The README's quick start: a Flink job on a local MiniCluster streams generated shop events into a
  * partitioned Iceberg table under {@code ./warehouse} through {@link IcebergSink}, committing one
- * snapshot per checkpoint, and a second job reads the table back through {@link IcebergSource} and
- * prints a summary per category.
+ * snapshot per checkpoint, and a second job ({@link BatchRead}'s) reads the table back through
+ * {@code IcebergSource} and prints a summary per category.
  *
  * <p>Arguments: {@code [warehouse-dir] [event-count]}. The Flink web UI is on http://127.0.0.1:8081
  * while the jobs run (the next free port up to 8099 when 8081 is taken).
@@ -60,36 +54,31 @@ public final class QuickStart {
                         "quickstart",
                         new org.apache.hadoop.conf.Configuration(),
                         Map.of("warehouse", warehouse.toUri().toString()));
-        Table table = createOrLoad(catalogLoader.loadCatalog());
+        ExampleTables.createEventsTableIfMissing(catalogLoader, TABLE);
         TableLoader tableLoader = TableLoader.fromCatalog(catalogLoader, TABLE);
+        Table table;
+        try (TableLoader loader = tableLoader.clone()) {
+            table = loader.loadTable();
+        }
         out.printf("Table %s at %s%n", TABLE, table.location());
 
-        long before = rowsIn(table);
+        long before = ExampleTables.rowCount(table);
         ingest(tableLoader, table, count, out);
         table.refresh();
         out.printf(
                 "Ingested %d events; the table now holds %d rows in %d snapshots%n",
-                rowsIn(table) - before, rowsIn(table), snapshotCount(table));
+                ExampleTables.rowCount(table) - before,
+                ExampleTables.rowCount(table),
+                ExampleTables.snapshotCount(table));
 
-        printSummary(tableLoader, out);
+        // The read-back is BatchRead's job, run on the local MiniCluster with the web UI.
+        out.println();
+        List<CategorySummary> summary =
+                BatchRead.collect(
+                        BatchRead.summaries(localEnvironment(), tableLoader, table, TABLE),
+                        "quickstart-read");
+        BatchRead.print(summary, true, out);
         return table;
-    }
-
-    private static Table createOrLoad(Catalog catalog) {
-        if (catalog instanceof SupportsNamespaces) {
-            SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
-            Namespace namespace = TABLE.namespace();
-            if (!namespaces.namespaceExists(namespace)) {
-                namespaces.createNamespace(namespace);
-            }
-        }
-        return catalog.tableExists(TABLE)
-                ? catalog.loadTable(TABLE)
-                : catalog.createTable(
-                        TABLE,
-                        GeneratedEvents.SCHEMA,
-                        GeneratedEvents.SPEC,
-                        Map.of("format-version", "2"));
     }
 
     /** Streams the events into the table with checkpointing, printing each commit as it lands. */
@@ -134,40 +123,6 @@ public final class QuickStart {
         }
     }
 
-    /**
-     * Reads the whole table with a bounded IcebergSource and prints rows and totals per category.
-     */
-    private static void printSummary(TableLoader tableLoader, PrintStream out) throws Exception {
-        StreamExecutionEnvironment env = localEnvironment();
-        IcebergSource<RowData> source = IcebergSource.forRowData().tableLoader(tableLoader).build();
-        Map<String, long[]> counts = new TreeMap<>();
-        Map<String, BigDecimal> totals = new TreeMap<>();
-        try (CloseableIterator<RowData> rows =
-                env.fromSource(
-                                source,
-                                WatermarkStrategy.noWatermarks(),
-                                "iceberg source",
-                                TypeInformation.of(RowData.class))
-                        .executeAndCollect("quickstart-read")) {
-            while (rows.hasNext()) {
-                RowData row = rows.next();
-                String category = row.getString(2).toString();
-                counts.computeIfAbsent(category, c -> new long[1])[0]++;
-                totals.merge(category, row.getDecimal(3, 10, 2).toBigDecimal(), BigDecimal::add);
-            }
-        }
-        out.println();
-        out.println("+----------+--------+-------------+");
-        out.println("| category | events | amount      |");
-        out.println("+----------+--------+-------------+");
-        for (Map.Entry<String, long[]> entry : counts.entrySet()) {
-            out.printf(
-                    "| %-8s | %6d | %11s |%n",
-                    entry.getKey(), entry.getValue()[0], totals.get(entry.getKey()));
-        }
-        out.println("+----------+--------+-------------+");
-    }
-
     private static StreamExecutionEnvironment localEnvironment() {
         Configuration conf = new Configuration();
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
@@ -182,20 +137,5 @@ public final class QuickStart {
     private static Long snapshotId(Table table) {
         Snapshot snapshot = table.currentSnapshot();
         return snapshot == null ? null : snapshot.snapshotId();
-    }
-
-    private static long rowsIn(Table table) {
-        Snapshot snapshot = table.currentSnapshot();
-        return snapshot == null
-                ? 0
-                : Long.parseLong(snapshot.summary().getOrDefault("total-records", "0"));
-    }
-
-    private static int snapshotCount(Table table) {
-        int count = 0;
-        for (Snapshot ignored : table.snapshots()) {
-            count++;
-        }
-        return count;
     }
 }
