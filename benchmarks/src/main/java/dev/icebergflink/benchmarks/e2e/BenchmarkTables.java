@@ -2,6 +2,7 @@ package dev.icebergflink.benchmarks.e2e;
 
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.icebergflink.benchmarks.e2e;
 
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;

@@ -1,5 +1,6 @@
 package dev.icebergflink.benchmarks.e2e;
 
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package dev.icebergflink.benchmarks.e2e;
 
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.sink.IcebergSink;
 import dev.icebergflink.source.IcebergSource;
 import java.util.BitSet;

@@ -1,5 +1,6 @@
 package dev.icebergflink.benchmarks.jmh;
 
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.data.RowDataFileReaders;
 import dev.icebergflink.data.RowDataFileWriterFactory;
 import java.io.IOException;
@@ -74,7 +75,7 @@ public class FileReadBenchmark {
                                 PartitionSpec.unpartitioned(),
                                 null);
         try (writer) {
-            for (RowData row : BenchmarkRows.generate(rows, 42L).rowData()) {
+            for (RowData row : new BenchmarkRows(42L).rowData(rows)) {
                 writer.write(row);
             }
         }

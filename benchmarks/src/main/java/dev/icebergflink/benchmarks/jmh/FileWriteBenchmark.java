@@ -1,5 +1,6 @@
 package dev.icebergflink.benchmarks.jmh;
 
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.data.RowDataFileWriterFactory;
 import java.io.IOException;
 import java.util.List;
@@ -64,9 +65,9 @@ public class FileWriteBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        BenchmarkRows generated = BenchmarkRows.generate(rows, 42L);
-        rowData = generated.rowData();
-        records = generated.records();
+        BenchmarkRows generated = new BenchmarkRows(42L);
+        rowData = generated.rowData(rows);
+        records = generated.records(rows);
         table =
                 BenchmarkTable.create(
                         BenchmarkRows.SCHEMA, PartitionSpec.unpartitioned(), Map.of());

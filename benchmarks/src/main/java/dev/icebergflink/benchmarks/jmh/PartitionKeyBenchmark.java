@@ -1,5 +1,6 @@
 package dev.icebergflink.benchmarks.jmh;
 
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.data.RowDataStructLike;
 import dev.icebergflink.sink.distribution.PartitionKeySelector;
 import java.util.List;
@@ -58,9 +59,9 @@ public class PartitionKeyBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        BenchmarkRows rows = BenchmarkRows.generate(ROWS, 7L);
-        rowData = rows.rowData();
-        records = rows.records();
+        BenchmarkRows rows = new BenchmarkRows(7L);
+        rowData = rows.rowData(ROWS);
+        records = rows.records(ROWS);
         PartitionSpec spec = spec(transform);
         rowDataKey = new PartitionKey(spec, BenchmarkRows.SCHEMA);
         view = new RowDataStructLike(BenchmarkRows.SCHEMA.asStruct(), BenchmarkRows.ROW_TYPE);

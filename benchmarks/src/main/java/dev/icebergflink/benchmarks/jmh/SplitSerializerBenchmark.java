@@ -1,5 +1,6 @@
 package dev.icebergflink.benchmarks.jmh;
 
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.benchmarks.planning.SyntheticDataFiles;
 import dev.icebergflink.source.FlinkReadOptions;
 import dev.icebergflink.source.ScanContext;

@@ -1,6 +1,6 @@
 package dev.icebergflink.benchmarks.planning;
 
-import dev.icebergflink.benchmarks.jmh.BenchmarkRows;
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.benchmarks.jmh.BenchmarkTable;
 import dev.icebergflink.source.FlinkReadOptions;
 import dev.icebergflink.source.ScanContext;

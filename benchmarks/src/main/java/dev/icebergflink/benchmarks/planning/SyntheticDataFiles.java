@@ -1,6 +1,6 @@
 package dev.icebergflink.benchmarks.planning;
 
-import dev.icebergflink.benchmarks.jmh.BenchmarkRows;
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.LocalDate;

@@ -2,6 +2,7 @@ package dev.icebergflink.benchmarks.jmh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -44,7 +45,7 @@ class JmhBenchmarksTest {
         benchmark.rows = ROWS;
         benchmark.setUp();
         try {
-            List<Record> expected = BenchmarkRows.generate(ROWS, 42L).records();
+            List<Record> expected = new BenchmarkRows(42L).records(ROWS);
             DataFile ours = benchmark.rowData();
             DataFile generic = benchmark.genericRecords();
             assertThat(ours.recordCount()).isEqualTo(ROWS);
@@ -87,18 +88,17 @@ class JmhBenchmarksTest {
         benchmark.genericPartitionKey(blackhole());
 
         // The paths agree: the generic key of the first record is the RowData path's key.
-        BenchmarkRows rows = BenchmarkRows.generate(1, 1L);
+        BenchmarkRows rows = new BenchmarkRows(1L);
         PartitionKey generic =
                 new PartitionKey(PartitionKeyBenchmark.spec(transform), BenchmarkRows.SCHEMA);
         generic.partition(
-                new InternalRecordWrapper(BenchmarkRows.SCHEMA.asStruct())
-                        .wrap(rows.records().get(0)));
+                new InternalRecordWrapper(BenchmarkRows.SCHEMA.asStruct()).wrap(rows.record(0L)));
         PartitionKey ours =
                 new PartitionKey(PartitionKeyBenchmark.spec(transform), BenchmarkRows.SCHEMA);
         ours.partition(
                 new dev.icebergflink.data.RowDataStructLike(
                                 BenchmarkRows.SCHEMA.asStruct(), BenchmarkRows.ROW_TYPE)
-                        .wrap(rows.rowData().get(0)));
+                        .wrap(rows.rowData(0L)));
         assertThat(ours).isEqualTo(generic);
     }
 

@@ -1,4 +1,4 @@
-package dev.icebergflink.benchmarks.e2e;
+package dev.icebergflink.benchmarks.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

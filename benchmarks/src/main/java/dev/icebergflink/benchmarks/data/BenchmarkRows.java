@@ -1,4 +1,4 @@
-package dev.icebergflink.benchmarks.e2e;
+package dev.icebergflink.benchmarks.data;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import java.io.Serializable;
@@ -6,6 +6,8 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -58,7 +60,9 @@ public final class BenchmarkRows implements Serializable {
     /** Rows with {@code quantity < FILTER_QUANTITY} are the ~10% the filtered workloads select. */
     public static final int FILTER_QUANTITY = 100;
 
-    static final int CATEGORIES = 16;
+    /** How many distinct categories there are. */
+    public static final int CATEGORIES = 16;
+
     static final int NAME_LENGTH = 20;
     static final int COMMENT_LENGTH = 60;
 
@@ -127,6 +131,24 @@ public final class BenchmarkRows implements Serializable {
         record.set(8, LocalDate.ofEpochDay(day(h2)));
         record.set(9, text(id, 3, COMMENT_LENGTH));
         return record;
+    }
+
+    /** Rows {@code [0, count)} as Flink internal data (for micro-benchmarks that hold them all). */
+    public List<RowData> rowData(int count) {
+        List<RowData> rows = new ArrayList<>(count);
+        for (long id = 0; id < count; id++) {
+            rows.add(rowData(id));
+        }
+        return rows;
+    }
+
+    /** Rows {@code [0, count)} as Iceberg generic records, equal to {@link #rowData(int)}. */
+    public List<Record> records(int count) {
+        List<Record> records = new ArrayList<>(count);
+        for (long id = 0; id < count; id++) {
+            records.add(record(id));
+        }
+        return records;
     }
 
     /**
