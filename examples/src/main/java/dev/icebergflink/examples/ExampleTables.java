@@ -1,0 +1,83 @@
+package dev.icebergflink.examples;
+
+import dev.icebergflink.CatalogLoader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * Catalog chores the examples share: creating their table (and its database) when it is missing,
+ * and the numbers they print about a table.
+ */
+public final class ExampleTables {
+
+    private ExampleTables() {}
+
+    /**
+     * Creates {@code identifier} with the schema, partition spec and table properties when it does
+     * not exist yet (its namespace too, when the catalog has namespaces), and returns whether it
+     * created the table. An existing table is left as it is.
+     */
+    public static boolean createIfMissing(
+            CatalogLoader catalogLoader,
+            TableIdentifier identifier,
+            Schema schema,
+            PartitionSpec spec,
+            Map<String, String> properties) {
+        Catalog catalog = catalogLoader.loadCatalog();
+        try {
+            if (catalog instanceof SupportsNamespaces namespaces
+                    && !namespaces.namespaceExists(identifier.namespace())) {
+                namespaces.createNamespace(identifier.namespace());
+            }
+            if (catalog.tableExists(identifier)) {
+                return false;
+            }
+            catalog.createTable(identifier, schema, spec, properties);
+            return true;
+        } finally {
+            closeQuietly(catalog);
+        }
+    }
+
+    /** The rows in the table's current snapshot (0 for a table without snapshots). */
+    public static long rowCount(Table table) {
+        return summaryLong(table.currentSnapshot(), "total-records");
+    }
+
+    /** The data files in the table's current snapshot (0 for a table without snapshots). */
+    public static long dataFileCount(Table table) {
+        return summaryLong(table.currentSnapshot(), "total-data-files");
+    }
+
+    /** The number of snapshots the table's metadata keeps. */
+    public static int snapshotCount(Table table) {
+        int count = 0;
+        for (Snapshot ignored : table.snapshots()) {
+            count++;
+        }
+        return count;
+    }
+
+    private static long summaryLong(Snapshot snapshot, String key) {
+        return snapshot == null ? 0 : Long.parseLong(snapshot.summary().getOrDefault(key, "0"));
+    }
+
+    private static void closeQuietly(Catalog catalog) {
+        if (catalog instanceof Closeable closeable) {
+            try {
+                closeable.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not close catalog " + catalog.name(), e);
+            }
+        }
+    }
+}
