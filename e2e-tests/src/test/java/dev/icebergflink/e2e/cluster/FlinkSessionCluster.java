@@ -47,10 +47,12 @@ public final class FlinkSessionCluster
             "org.apache.flink.runtime.util.bash.BashJavaUtils";
     private static final String RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
     private static final Duration READY_DEADLINE = Duration.ofMinutes(3);
+    private static final Pattern JOB_STATE = Pattern.compile("\"state\"\\s*:\\s*\"([A-Z_]+)\"");
     private static final Pattern TASK_MANAGERS = Pattern.compile("\"taskmanagers\"\\s*:\\s*(\\d+)");
 
     private final BundlePlacement placement;
     private final Map<String, String> extraConfig = new LinkedHashMap<>();
+    private final List<Supplier<Map<String, String>>> lateConfig = new ArrayList<>();
     private Supplier<Path> hadoopConfDir = () -> null;
     private FlinkDistribution distribution;
     private ChildJvm jobManager;
@@ -70,6 +72,15 @@ public final class FlinkSessionCluster
     /** Adds a {@code config.yaml} entry for every process. */
     public FlinkSessionCluster config(String key, String value) {
         extraConfig.put(key, value);
+        return this;
+    }
+
+    /**
+     * Adds {@code config.yaml} entries computed at start (e.g. from a server another extension
+     * started first); later entries win.
+     */
+    public FlinkSessionCluster config(Supplier<Map<String, String>> entries) {
+        lateConfig.add(entries);
         return this;
     }
 
@@ -165,6 +176,39 @@ public final class FlinkSessionCluster
                     "GET " + path + " answered " + response.statusCode() + ": " + response.body());
         }
         return response.body();
+    }
+
+    /** Cancels a job through the REST API ({@code PATCH /jobs/<id>?mode=cancel}). */
+    public void cancelJob(String jobId) throws IOException, InterruptedException {
+        HttpRequest request =
+                HttpRequest.newBuilder(
+                                URI.create(
+                                        distribution().restUrl()
+                                                + "/jobs/"
+                                                + jobId
+                                                + "?mode=cancel"))
+                        .timeout(Duration.ofSeconds(20))
+                        .method("PATCH", HttpRequest.BodyPublishers.noBody())
+                        .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 202) {
+            throw new IOException(
+                    "Cancelling job "
+                            + jobId
+                            + " answered "
+                            + response.statusCode()
+                            + ": "
+                            + response.body());
+        }
+    }
+
+    /** The state of a job ({@code RUNNING}, {@code CANCELED}, ...) from {@code GET /jobs/<id>}. */
+    public String jobState(String jobId) throws IOException, InterruptedException {
+        Matcher matcher = JOB_STATE.matcher(restGet("/jobs/" + jobId));
+        if (!matcher.find()) {
+            throw new IOException("No state in the answer for job " + jobId);
+        }
+        return matcher.group(1);
     }
 
     /** The last {@code lines} lines of every log and output file of the distribution. */
