@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
@@ -40,6 +41,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * server share the local disk, so tables written through the client are readable by the server.
  * Pitfall (REAL-PARTS §3.4): Iceberg's REST client rejects immutable JDK maps as namespace
  * properties; pass {@link HashMap}s.
+ *
+ * <p>{@link #RestCatalogServerExtension(Supplier)} changes the backend, e.g. a warehouse on HDFS or
+ * S3 ({@code warehouse}, {@code io-impl}, ...); the supplier runs at each start, so it may use
+ * other fixtures registered before this one.
  */
 public final class RestCatalogServerExtension
         implements BeforeAllCallback,
@@ -48,11 +53,26 @@ public final class RestCatalogServerExtension
                 AfterEachCallback,
                 AutoCloseable {
 
+    private final Supplier<Map<String, String>> backendOverrides;
     private Path directory;
+    private String warehouse;
     private Catalog backend;
     private Server server;
     private int port;
     private boolean startedForClass;
+
+    /** A server whose backend keeps its tables in a {@code file:} warehouse. */
+    public RestCatalogServerExtension() {
+        this(Map::of);
+    }
+
+    /**
+     * A server whose backend catalog properties are the defaults overridden by {@code
+     * backendOverrides} (evaluated at each start), e.g. {@code warehouse} and FileIO properties.
+     */
+    public RestCatalogServerExtension(Supplier<Map<String, String>> backendOverrides) {
+        this.backendOverrides = backendOverrides;
+    }
 
     /** Starts the server (a no-op when running): a new backend in a new temporary directory. */
     public synchronized void start() throws Exception {
@@ -69,6 +89,8 @@ public final class RestCatalogServerExtension
                 CatalogProperties.WAREHOUSE_LOCATION,
                 directory.resolve("warehouse").toUri().toString());
         backendProperties.put("jdbc.schema-version", "V1");
+        backendProperties.putAll(backendOverrides.get());
+        warehouse = backendProperties.get(CatalogProperties.WAREHOUSE_LOCATION);
         backend =
                 CatalogUtil.buildIcebergCatalog(
                         "rest-backend", backendProperties, new Configuration());
@@ -117,10 +139,10 @@ public final class RestCatalogServerExtension
         return "http://127.0.0.1:" + port;
     }
 
-    /** The backend's warehouse location (a {@code file:} URI). */
+    /** The backend's warehouse location (a {@code file:} URI unless overridden). */
     public String warehouse() {
         requireRunning();
-        return directory.resolve("warehouse").toUri().toString();
+        return warehouse;
     }
 
     /** Properties for a {@code RESTCatalog} client of this server, as a mutable map. */

@@ -22,7 +22,11 @@ import org.apache.hadoop.fs.Path;
  *   <li>{@code core-site.xml} and {@code hdfs-site.xml} from the {@code hadoop-conf-dir} option;
  *   <li>{@code hive-site.xml} from the {@code hive-conf-dir} option;
  *   <li>keys of the Flink configuration that start with {@code flink.hadoop.}, without that prefix
- *       (Flink's convention, e.g. {@code flink.hadoop.dfs.replication: 2}).
+ *       (Flink's convention, e.g. {@code flink.hadoop.dfs.replication: 2});
+ *   <li>options of the catalog itself that start with {@code hadoop.}, without that prefix (e.g.
+ *       {@code 'hadoop.dfs.replication'='1'} in {@code CREATE CATALOG}), so that one catalog can
+ *       differ from the cluster's defaults. They also stay in the Iceberg catalog's properties,
+ *       which ignore unknown keys.
  * </ol>
  *
  * The directories are local paths or {@code file:} URIs. A directory named by an option must exist
@@ -32,6 +36,9 @@ final class CatalogHadoopConf {
 
     /** The prefix of Flink configuration keys that are copied into the Hadoop configuration. */
     static final String FLINK_HADOOP_PREFIX = "flink.hadoop.";
+
+    /** The prefix of catalog options that are copied into the catalog's Hadoop configuration. */
+    static final String CATALOG_HADOOP_PREFIX = "hadoop.";
 
     private static final List<String> HADOOP_FILES = List.of("core-site.xml", "hdfs-site.xml");
     private static final List<String> HIVE_FILES = List.of("hive-site.xml");
@@ -74,6 +81,13 @@ final class CatalogHadoopConf {
                             entry.getKey().substring(FLINK_HADOOP_PREFIX.length()),
                             entry.getValue());
                 }
+            }
+        }
+        for (Map.Entry<String, String> entry : settings.catalogProperties().entrySet()) {
+            String key = entry.getKey();
+            if (key.startsWith(CATALOG_HADOOP_PREFIX)
+                    && key.length() > CATALOG_HADOOP_PREFIX.length()) {
+                conf.set(key.substring(CATALOG_HADOOP_PREFIX.length()), entry.getValue());
             }
         }
         return conf;

@@ -52,6 +52,30 @@ class CatalogHadoopConfTest {
     }
 
     @Test
+    void catalogHadoopOptionsReachTheHadoopConfAndWinOverFlinkHadoopKeys() throws IOException {
+        Path hadoop = Files.createDirectories(dir.resolve("site"));
+        writeSite(hadoop.resolve("hdfs-site.xml"), Map.of("dfs.replication", "3"));
+        Configuration flink = new Configuration();
+        flink.setString("flink.hadoop.dfs.replication", "2");
+        flink.setString("flink.hadoop.fs.only.flink", "f");
+
+        org.apache.hadoop.conf.Configuration conf =
+                CatalogHadoopConf.build(
+                        settings(
+                                Map.of(
+                                        "hadoop-conf-dir", hadoop.toString(),
+                                        "hadoop.dfs.replication", "1",
+                                        "hadoop.fs.s3a.path.style.access", "true")),
+                        flink,
+                        null);
+
+        assertThat(conf.get("dfs.replication")).isEqualTo("1");
+        assertThat(conf.get("fs.s3a.path.style.access")).isEqualTo("true");
+        assertThat(conf.get("fs.only.flink")).isEqualTo("f");
+        assertThat(conf.get("hadoop.dfs.replication")).isNull();
+    }
+
+    @Test
     void aConfDirectoryMustExistAndHoldItsFiles() throws IOException {
         Path missing = dir.resolve("missing");
         assertThatThrownBy(

@@ -79,6 +79,7 @@ public final class HiveMetastoreServerExtension
                 "hive.metastore.expression.proxy",
                 "org.apache.hadoop.hive.metastore.DefaultPartitionExpressionProxy");
 
+        forgetPreviousLockDatabase();
         handler = new HiveMetaStore.HMSHandler("embedded", conf);
         IHMSHandler proxy = RetryingHMSHandler.getProxy(conf, handler, false);
         TThreadPoolServer.Args args =
@@ -150,6 +151,23 @@ public final class HiveMetastoreServerExtension
             throw new IllegalStateException(
                     "The Hive Metastore is not running: register the extension with"
                             + " @RegisterExtension or call start()");
+        }
+    }
+
+    /**
+     * Hive 2.3's {@code TxnHandler} (HMS locks, which Iceberg's HiveCatalog takes on every commit)
+     * keeps its connection pools in static fields, created once per JVM: a second metastore in the
+     * same test JVM would take its locks in the first one's (deleted) Derby database and fail with
+     * "Table/View 'NEXT_LOCK_ID' does not exist". Clearing them makes each server build its own.
+     */
+    private static void forgetPreviousLockDatabase() throws ReflectiveOperationException {
+        Class<?> txnHandler = Class.forName("org.apache.hadoop.hive.metastore.txn.TxnHandler");
+        synchronized (txnHandler) {
+            for (String field : new String[] {"connPool", "connPoolMutex"}) {
+                java.lang.reflect.Field pool = txnHandler.getDeclaredField(field);
+                pool.setAccessible(true);
+                pool.set(null, null);
+            }
         }
     }
 
