@@ -51,8 +51,8 @@ import org.apache.iceberg.types.Types.NestedField;
  *
  * <ul>
  *   <li>in the IDE: run {@code main} after {@link StreamingIngestion} (same {@code --warehouse});
- *   <li>with Maven: {@code ./mvnw -pl examples -am -DskipTests package exec:java
- *       -Dexec.mainClass=dev.icebergflink.examples.BatchRead} (see {@code examples/README.md});
+ *   <li>with Maven: {@code ./mvnw -Pexample -Dexample.class=BatchRead -DskipTests package} (see
+ *       {@code examples/README.md});
  *   <li>on a cluster with the connector bundle in {@code lib/}: {@code flink run -c
  *       dev.icebergflink.examples.BatchRead examples.jar --warehouse hdfs://namenode:8020/warehouse
  *       --output /tmp/summary.csv}.

@@ -40,9 +40,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * <ul>
  *   <li>in the IDE: run {@code main} with e.g. {@code --events 10000 --checkpoint-interval 1s} (a
  *       local MiniCluster, table under {@code ./warehouse});
- *   <li>with Maven: {@code ./mvnw -pl examples -am -DskipTests package exec:java
- *       -Dexec.mainClass=dev.icebergflink.examples.StreamingIngestion -Dexec.args="--events 10000"}
- *       (see {@code examples/README.md});
+ *   <li>with Maven: {@code ./mvnw -Pexample -Dexample.class=StreamingIngestion
+ *       -Dexample.args="--events 10000" -DskipTests package} (see {@code examples/README.md});
  *   <li>on a cluster with the connector bundle in {@code lib/}: {@code flink run -c
  *       dev.icebergflink.examples.StreamingIngestion examples.jar --warehouse
  *       hdfs://namenode:8020/warehouse --events 100000}.
