@@ -1,0 +1,220 @@
+package dev.icebergflink.e2e.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.icebergflink.e2e.cluster.FlinkDistribution.BundlePlacement;
+import dev.icebergflink.testing.servers.HdfsServerExtension;
+import dev.icebergflink.testing.servers.RestCatalogServerExtension;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Flink's SQL client against the cluster with the bundle NOT in {@code lib/}: through {@code -j}
+ * (Hadoop catalog on HDFS and REST catalog, batch and streaming) and through {@code ADD JAR}. This
+ * is where Iceberg's own runtime jar fails with {@code ClassNotFoundException} on its catalog
+ * classes. Every script comes from {@code docs/deployment.md}.
+ */
+class SqlClientJarITCase {
+
+    private static final Duration SQL_TIMEOUT = Duration.ofMinutes(4);
+    private static final String NAMENODE = "hdfs://namenode:8020";
+    private static final String REST_URI = "http://rest-catalog:8181";
+    private static final String BUNDLE = "/opt/iceberg/iceberg-flink-bundle.jar";
+    private static final Pattern JOB_ID = Pattern.compile("Job ID: ([0-9a-f]{32})");
+
+    @RegisterExtension
+    @Order(1)
+    static final HdfsServerExtension HDFS = new HdfsServerExtension();
+
+    @RegisterExtension
+    @Order(2)
+    static final RestCatalogServerExtension REST = new RestCatalogServerExtension();
+
+    @RegisterExtension
+    @Order(3)
+    static final FlinkSessionCluster CLUSTER =
+            FlinkSessionCluster.withBundle(BundlePlacement.USER_JAR)
+                    .hadoopConfDir(HDFS::hadoopConfDir)
+                    .config(
+                            () ->
+                                    DeploymentGuide.load()
+                                            .flatYaml("config.yaml", Map.of(NAMENODE, HDFS.uri())));
+
+    private static final DeploymentGuide GUIDE = DeploymentGuide.load();
+
+    @Test
+    void dashJWithHadoopCatalogOnHdfsAndRestCatalog() throws Exception {
+        String init =
+                GUIDE.block("init-hadoop.sql", Map.of(NAMENODE, HDFS.uri()))
+                        + GUIDE.block("init-rest.sql", Map.of(REST_URI, REST.uri()));
+        String script = GUIDE.block("walkthrough.sql") + GUIDE.block("rest-walkthrough.sql");
+
+        ChildJvm.Result result =
+                new SqlClientRunner(CLUSTER)
+                        .initScript(init)
+                        .jar(E2eArtifacts.bundleJar())
+                        .run(script, SQL_TIMEOUT);
+
+        assertSucceeded(result);
+        assertThat(TableauOutput.rows(result.output()))
+                .as(result.output())
+                .containsSubsequence(
+                        List.of("id", "category", "amount"),
+                        List.of("1", "books", "10.50"),
+                        List.of("2", "games", "20.00"),
+                        List.of("3", "books", "7.25"),
+                        List.of("operation", "added_records"),
+                        List.of("append", "3"),
+                        List.of("user_id", "url", "visit_date"),
+                        List.of("7", "https://example.com/a", "2026-01-01"),
+                        List.of("8", "https://example.com/b", "2026-01-02"));
+
+        Table events = hadoopCatalog(HDFS.uri() + "/warehouse").loadTable(id("db", "events"));
+        assertThat(events.location()).startsWith(HDFS.uri());
+        assertThat(events.spec().fields())
+                .singleElement()
+                .satisfies(f -> f.name().equals("category"));
+        assertThat(rows(events, "id", "category", "amount"))
+                .containsExactly(
+                        List.of(1L, "books", new BigDecimal("10.50")),
+                        List.of(2L, "games", new BigDecimal("20.00")),
+                        List.of(3L, "books", new BigDecimal("7.25")));
+        Table clicks = REST.backend().loadTable(id("web", "clicks"));
+        assertThat(rows(clicks, "user_id", "url", "visit_date"))
+                .containsExactly(
+                        List.of(7L, "https://example.com/a", LocalDate.of(2026, 1, 1)),
+                        List.of(8L, "https://example.com/b", LocalDate.of(2026, 1, 2)));
+    }
+
+    @Test
+    void addJarInTheScriptInsteadOfDashJ() throws Exception {
+        String warehouseRoot = HDFS.uri() + "/add-jar";
+        String script =
+                GUIDE.block("add-jar.sql", Map.of(BUNDLE, E2eArtifacts.bundleJar().toString()))
+                        + GUIDE.block("init-hadoop.sql", Map.of(NAMENODE, warehouseRoot))
+                        + GUIDE.block("walkthrough.sql");
+
+        ChildJvm.Result result = new SqlClientRunner(CLUSTER).run(script, SQL_TIMEOUT);
+
+        assertSucceeded(result);
+        List<List<String>> printed = TableauOutput.rows(result.output());
+        assertThat(printed)
+                .as(result.output())
+                .contains(List.of(E2eArtifacts.bundleJar().toString()))
+                .containsSubsequence(
+                        List.of("1", "books", "10.50"),
+                        List.of("2", "games", "20.00"),
+                        List.of("3", "books", "7.25"),
+                        List.of("append", "3"));
+        Table events = hadoopCatalog(warehouseRoot + "/warehouse").loadTable(id("db", "events"));
+        assertThat(rows(events, "id")).containsExactly(List.of(1L), List.of(2L), List.of(3L));
+    }
+
+    @Test
+    void streamingInsertCommitsOneSnapshotPerCheckpointUntilCancelled() throws Exception {
+        String warehouseRoot = HDFS.uri() + "/streaming";
+        String script =
+                GUIDE.block("init-hadoop.sql", Map.of(NAMENODE, warehouseRoot))
+                        // The guide recommends minutes; the test commits every second.
+                        + "SET 'execution.checkpointing.interval' = '1s';\n"
+                        + GUIDE.block("streaming-insert.sql");
+
+        ChildJvm.Result result =
+                new SqlClientRunner(CLUSTER).jar(E2eArtifacts.bundleJar()).run(script, SQL_TIMEOUT);
+        assertSucceeded(result);
+        Matcher jobId = JOB_ID.matcher(result.output());
+        assertThat(jobId.find()).as(result.output()).isTrue();
+
+        HadoopCatalog catalog = hadoopCatalog(warehouseRoot + "/warehouse");
+        Table table = catalog.loadTable(id("db", "stream_events"));
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
+        while (snapshotCount(table) < 3) {
+            assertThat(Instant.now()).as("3 snapshots committed in time").isBefore(deadline);
+            assertThat(CLUSTER.jobState(jobId.group(1)))
+                    .as("the streaming INSERT must keep running")
+                    .isNotIn("FAILED", "FAILING", "CANCELED", "FINISHED");
+            Thread.sleep(500); // polling interval; the condition is the table's snapshot count
+            table.refresh();
+        }
+        CLUSTER.cancelJob(jobId.group(1));
+        while (!CLUSTER.jobState(jobId.group(1)).equals("CANCELED")) {
+            assertThat(Instant.now()).as("job cancelled in time").isBefore(deadline);
+            Thread.sleep(200);
+        }
+
+        table.refresh();
+        List<List<Object>> rows = rows(table, "id", "shard", "amount");
+        long max = rows.size();
+        assertThat(max).isPositive();
+        assertThat(rows)
+                .as("exactly the ids 1..%s, each once: the committed prefix of the sequence", max)
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, max)
+                                .mapToObj(
+                                        i ->
+                                                List.<Object>of(
+                                                        i,
+                                                        "shard-" + (i % 2),
+                                                        BigDecimal.valueOf(i % 100 * 100, 2)))
+                                .toList());
+    }
+
+    /** The SQL client exits 0 even after a failed statement, so look for its error marker too. */
+    private static void assertSucceeded(ChildJvm.Result result) {
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertThat(result.output()).as(result.output()).doesNotContain("[ERROR]");
+    }
+
+    private static int snapshotCount(Table table) {
+        int count = 0;
+        for (var ignored : table.snapshots()) {
+            count++;
+        }
+        return count;
+    }
+
+    private static TableIdentifier id(String database, String table) {
+        return TableIdentifier.of(database, table);
+    }
+
+    private static HadoopCatalog hadoopCatalog(String warehouse) {
+        HadoopCatalog catalog = new HadoopCatalog();
+        catalog.setConf(HDFS.configuration());
+        catalog.initialize("check", Map.of("warehouse", warehouse));
+        return catalog;
+    }
+
+    /** The table's rows (the given columns), sorted by the first column. */
+    private static List<List<Object>> rows(Table table, String... columns) throws Exception {
+        List<List<Object>> rows = new ArrayList<>();
+        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+            for (Record record : records) {
+                List<Object> row = new ArrayList<>();
+                for (String column : columns) {
+                    row.add(record.getField(column));
+                }
+                rows.add(row);
+            }
+        }
+        rows.sort(Comparator.comparing(row -> (Long) row.get(0)));
+        return rows;
+    }
+}
