@@ -73,6 +73,12 @@ public final class FlinkSink {
             return this;
         }
 
+        /** Declares the input insert-only ({@link IcebergSink.Builder#insertOnly}). */
+        public Builder insertOnly(boolean enabled) {
+            sink.insertOnly(enabled);
+            return this;
+        }
+
         public Builder equalityFieldColumns(List<String> columns) {
             sink.equalityFieldColumns(columns);
             return this;

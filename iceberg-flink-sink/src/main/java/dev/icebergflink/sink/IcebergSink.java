@@ -56,9 +56,11 @@ import org.slf4j.LoggerFactory;
  * -> one aggregation per table that writes the manifests once ({@link CommitTopology}) -> the
  * {@link IcebergCommitter}, which makes exactly one Iceberg snapshot per checkpoint, exactly once.
  *
- * <p>Modes: append (default); overwrite (dynamic: the partitions the checkpoint touches, the whole
- * table when unpartitioned; static: {@link Builder#overwritePartition}); upsert into format v2+
- * tables; changelog input (non-insert row kinds) into format v2+ tables. See {@link Builder}.
+ * <p>Modes: append (default); insert-only input ({@link Builder#insertOnly}: the plain append path,
+ * no de-duplication, even on tables with identifier fields); overwrite (dynamic: the partitions the
+ * checkpoint touches, the whole table when unpartitioned; static: {@link
+ * Builder#overwritePartition}); upsert into format v2+ tables; changelog input (non-insert row
+ * kinds) into format v2+ tables. See {@link Builder}.
  *
  * <p>Operator uids: with {@code uid-suffix} set (or through {@link FlinkSink}) every operator of
  * the sink topology gets a stable uid, so savepoints map to it whatever else changes in the job:
@@ -255,7 +257,14 @@ public final class IcebergSink
      *
      * <p>Equality fields come from {@link #equalityFieldColumns}, else from the table's identifier
      * fields. On a format v2+ table with equality fields, the input is keyed by them and passes the
-     * de-duplication operator (see the class comment for its memory behaviour).
+     * de-duplication operator (see the class comment for its memory behaviour), unless it is
+     * declared {@link #insertOnly insert-only}.
+     *
+     * <p>Which writer and commit: insert-only input, format v1 tables and overwrite use the append
+     * writer; upsert and changelog input into v2+ tables the delta writer, whose INSERT rows take
+     * the same path as the append writer's. A checkpoint without delete files is always committed
+     * as a fast append ({@code AppendFiles}), so an insert-only stream into a v2 table makes
+     * 'append' snapshots whatever the mode.
      */
     public static final class Builder {
         private TableLoader tableLoader;
@@ -265,6 +274,7 @@ public final class IcebergSink
         private ResolvedSchema tableSchema;
         private ReadableConfig flinkConf;
         private Map<String, String> staticPartition;
+        private boolean insertOnly;
 
         Builder() {}
 
@@ -282,6 +292,24 @@ public final class IcebergSink
         /** Upsert mode ({@link FlinkWriteOptions#UPSERT_ENABLED}). */
         public Builder upsert(boolean enabled) {
             return set(FlinkWriteOptions.UPSERT_ENABLED.key(), Boolean.toString(enabled));
+        }
+
+        /**
+         * Declares that the input carries only INSERT rows (default {@code false}). The sink then
+         * takes the plain append path whatever the table: the append writer, {@code AppendFiles}
+         * commits, and no keying by the equality fields and no de-duplication, even when the table
+         * has identifier fields. Rows of one key are all written, as they arrive (the key is not
+         * enforced, as for Flink's {@code PRIMARY KEY ... NOT ENFORCED}). A row of any other kind
+         * fails the job with an error naming this setting. The SQL sink sets it when the planner's
+         * changelog mode of the query is insert-only.
+         *
+         * <p>Without it, on a format v2+ table, the input is treated as a changelog: with equality
+         * fields it is keyed by them and de-duplicated per checkpoint (its last change per key is
+         * written), and retractions become equality deletes. Cannot be combined with upsert.
+         */
+        public Builder insertOnly(boolean enabled) {
+            this.insertOnly = enabled;
+            return this;
         }
 
         /** The equality-field columns; default: the table's identifier fields. */
@@ -393,6 +421,12 @@ public final class IcebergSink
                         "Options 'overwrite-enabled' and 'upsert-enabled' cannot both be true:"
                                 + " overwrite replaces partitions, upsert replaces rows by key");
             }
+            if (insertOnly && conf.upsert()) {
+                throw new IllegalArgumentException(
+                        "insertOnly(true) cannot be combined with option 'upsert-enabled' = true:"
+                                + " upsert input replaces rows by key, insert-only input only"
+                                + " adds rows; drop one of them");
+            }
             RowType rowType = SinkValidation.inputType(table.schema(), tableSchema);
             int formatVersion = TableUtil.formatVersion(table);
             List<Integer> equalityIds =
@@ -416,7 +450,7 @@ public final class IcebergSink
             ChangelogDeduplicator.Mode dedup = null;
             Expression staticFilter = null;
             if (conf.overwrite()) {
-                writerMode = WriterMode.APPEND;
+                writerMode = insertOnly ? WriterMode.INSERT_ONLY : WriterMode.APPEND;
                 if (staticPartition != null) {
                     staticFilter =
                             SinkValidation.staticPartitionFilter(
@@ -428,6 +462,9 @@ public final class IcebergSink
             } else if (staticPartition != null) {
                 throw new IllegalArgumentException(
                         "overwritePartition(...) needs option 'overwrite-enabled' = true");
+            } else if (insertOnly) {
+                writerMode = WriterMode.INSERT_ONLY;
+                commitMode = CommitMode.APPEND;
             } else if (conf.upsert()) {
                 writerMode = WriterMode.UPSERT;
                 commitMode = CommitMode.ROW_DELTA;
@@ -440,7 +477,7 @@ public final class IcebergSink
                 writerMode = WriterMode.APPEND;
                 commitMode = CommitMode.APPEND;
             }
-            List<Integer> deleteKey = writerMode == WriterMode.APPEND ? List.of() : equalityIds;
+            List<Integer> deleteKey = writerMode.appendsOnly() ? List.of() : equalityIds;
 
             String suffix = conf.uidSuffix().isEmpty() ? table.name() : conf.uidSuffix();
             CommitterSettings.Builder settings =

@@ -8,8 +8,10 @@ import dev.icebergflink.TableLoader;
 import dev.icebergflink.sink.committer.CommitMode;
 import dev.icebergflink.sink.writer.WriterMode;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -82,6 +84,55 @@ class IcebergSinkBuilderTest {
                 .containsEntry("k", "v");
         assertThat(staticOverwrite.writerUid()).isEqualTo("iceberg-writer-mine");
         assertThat(staticOverwrite.operatorUids()).isTrue();
+    }
+
+    @Test
+    void insertOnlyTakesThePlainAppendPathEvenWithIdentifierFields() {
+        // the tests' schema has identifier field 'id'
+        TableLoader v2 = tables.create(BY_PART, 2);
+        IcebergSink insertOnly = IcebergSink.forRowData().tableLoader(v2).insertOnly(true).build();
+        assertThat(insertOnly.writerMode()).isEqualTo(WriterMode.INSERT_ONLY);
+        assertThat(insertOnly.committerSettings().mode()).isEqualTo(CommitMode.APPEND);
+        assertThat(operatorNames(insertOnly)).noneMatch(name -> name.contains("iceberg-dedup"));
+
+        // the safe default: a changelog keyed by the identifier fields and de-duplicated
+        IcebergSink changelog = IcebergSink.forRowData().tableLoader(v2).build();
+        assertThat(changelog.writerMode()).isEqualTo(WriterMode.CHANGELOG);
+        assertThat(operatorNames(changelog)).anyMatch(name -> name.contains("iceberg-dedup"));
+
+        IcebergSink overwrite =
+                IcebergSink.forRowData().tableLoader(v2).insertOnly(true).overwrite(true).build();
+        assertThat(overwrite.writerMode()).isEqualTo(WriterMode.INSERT_ONLY);
+        assertThat(overwrite.committerSettings().mode()).isEqualTo(CommitMode.DYNAMIC_OVERWRITE);
+
+        TableLoader v1 = tables.create(PartitionSpec.unpartitioned(), 1);
+        assertThat(IcebergSink.forRowData().tableLoader(v1).insertOnly(true).build().writerMode())
+                .isEqualTo(WriterMode.INSERT_ONLY);
+    }
+
+    @Test
+    void rejectsInsertOnlyWithUpsert() {
+        TableLoader v2 = tables.create(PartitionSpec.unpartitioned(), 2);
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(v2)
+                                        .insertOnly(true)
+                                        .upsert(true)
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("insertOnly(true)")
+                .hasMessageContaining("upsert-enabled");
+    }
+
+    /** The names of the operators a job with {@code sink} has (its pre-write topology included). */
+    private static List<String> operatorNames(IcebergSink sink) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.fromData(List.of(SinkTestTables.row(1, "a", "x")), SinkTestTables.TYPE_INFO)
+                .sinkTo(sink);
+        List<String> names = new ArrayList<>();
+        env.getStreamGraph().getStreamNodes().forEach(node -> names.add(node.getOperatorName()));
+        return names;
     }
 
     @Test

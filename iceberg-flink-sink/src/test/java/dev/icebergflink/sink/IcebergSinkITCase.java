@@ -6,6 +6,7 @@ import static dev.icebergflink.sink.SinkTestTables.row;
 import static dev.icebergflink.sink.SinkTestTables.rows;
 import static dev.icebergflink.sink.SinkTestTables.snapshots;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.TableLoader;
 import java.nio.file.Path;
@@ -29,6 +30,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
+import org.apache.flink.util.ExceptionUtils;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
@@ -340,5 +342,30 @@ class IcebergSinkITCase {
                 .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
         env2.execute();
         assertThat(rows(loader)).containsExactly("1:a3:x");
+    }
+
+    @Test
+    void insertOnlyInputKeepsEveryRowOfAKeyInAppendSnapshotsAndRejectsRetractions()
+            throws Exception {
+        // the tests' schema has identifier field 'id'; without insertOnly the second row of key 1
+        // in the same checkpoint would replace the first
+        TableLoader loader = tables.create(BY_PART, 2);
+        StreamExecutionEnvironment env = env();
+        input(env, List.of(row(1, "a", "x"), row(2, "b", "y"), row(1, "a-again", "x")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).insertOnly(true).build());
+        env.execute();
+        assertThat(rows(loader)).containsExactly("1:a-again:x", "1:a:x", "2:b:y");
+        assertThat(snapshots(loader)).allMatch(s -> s.operation().equals("append"));
+
+        StreamExecutionEnvironment env2 = env();
+        input(env2, List.of(row(3, "c", "x"), row(RowKind.DELETE, 1, "a", "x")))
+                .sinkTo(IcebergSink.forRowData().tableLoader(loader).insertOnly(true).build());
+        assertThatThrownBy(env2::execute)
+                .satisfies(
+                        failure ->
+                                assertThat(ExceptionUtils.stringifyException(failure))
+                                        .contains("DELETE")
+                                        .contains("declared insert-only"));
+        assertThat(rows(loader)).containsExactly("1:a-again:x", "1:a:x", "2:b:y");
     }
 }

@@ -17,6 +17,7 @@ import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
+import org.apache.flink.types.RowKind;
 
 /**
  * The SQL sink of Iceberg tables: {@code INSERT INTO} (batch and streaming), {@code INSERT
@@ -27,7 +28,10 @@ import org.apache.flink.table.types.utils.TypeConversions;
  * option, or the table property {@code write.upsert.enabled}) takes upsert changelogs (INSERT,
  * UPDATE_AFTER, DELETE) keyed by the {@code PRIMARY KEY}; other writes into format v2+ tables take
  * any changelog (retractions become equality deletes of the key, or of the whole row without a
- * key); format v1 tables take inserts only.
+ * key); format v1 tables take inserts only. When the query's rows are inserts only (batch mode, or
+ * an insert-only changelog mode from the planner) and upsert is off, the sink takes the plain
+ * append path ({@link IcebergSink.Builder#insertOnly}): every row is written as it arrives, also
+ * several rows of one primary key (the key is {@code NOT ENFORCED}), with no de-duplication.
  *
  * <p>Static partitions: when the {@code PARTITION} clause gives a value to every partition column
  * of the Iceberg table, {@code INSERT OVERWRITE} replaces exactly that partition, even when the
@@ -48,6 +52,12 @@ public final class IcebergTableSink
 
     private boolean overwrite;
     private Map<String, String> staticPartition = new LinkedHashMap<>();
+
+    /**
+     * Whether every informative changelog mode the planner asked about ({@link #getChangelogMode})
+     * was insert-only; null while none was seen (see {@link #recordQueryChangelogMode}).
+     */
+    private Boolean queryInsertOnly;
 
     /**
      * @param loader the loader of the Iceberg table
@@ -82,10 +92,12 @@ public final class IcebergTableSink
                 other.streamingMode);
         this.overwrite = other.overwrite;
         this.staticPartition = new LinkedHashMap<>(other.staticPartition);
+        this.queryInsertOnly = other.queryInsertOnly;
     }
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+        recordQueryChangelogMode(requestedMode);
         if (overwriting()) {
             return ChangelogMode.insertOnly();
         }
@@ -129,6 +141,9 @@ public final class IcebergTableSink
                         .setAll(settings.writeOptions());
         if (!settings.primaryKey().isEmpty()) {
             builder.equalityFieldColumns(settings.primaryKey());
+        }
+        if (insertOnlyInput()) {
+            builder.insertOnly(true);
         }
         if (overwrite) {
             if (!partitionColumns.isEmpty()
@@ -178,6 +193,35 @@ public final class IcebergTableSink
                                     + " key; set 'upsert-enabled'='false' for this statement",
                             settings.tableName(), what, settings.upsertEnabledBy()));
         }
+    }
+
+    /**
+     * Records what a {@link #getChangelogMode} call says about the query's rows. The planner's
+     * changelog inference passes the query's own mode; planner rules also probe the sink with
+     * {@link ChangelogMode#all()} whatever the query (Flink 2.1's {@code DuplicateChangesInferRule}
+     * does), so that mode tells nothing and is ignored. A query whose real mode is all() then stays
+     * unknown, which takes the changelog path: the safe side.
+     */
+    private void recordQueryChangelogMode(ChangelogMode requestedMode) {
+        if (requestedMode.equals(ChangelogMode.all())) {
+            return;
+        }
+        boolean insertOnly = requestedMode.containsOnly(RowKind.INSERT);
+        queryInsertOnly = insertOnly && (queryInsertOnly == null || queryInsertOnly);
+    }
+
+    /**
+     * Whether the statement's rows are known to be inserts only, so the sink can take the plain
+     * append path (no keyed de-duplication, no delete writer) even on a table with a primary key:
+     * upsert is off and either the statement runs in batch mode (a batch {@code INSERT} produces
+     * only inserts) or the planner's changelog mode of the query was insert-only. Unknown (a plan
+     * restored without asking for the changelog mode) means a changelog.
+     */
+    boolean insertOnlyInput() {
+        if (settings.upsert()) {
+            return false;
+        }
+        return !streamingMode || Boolean.TRUE.equals(queryInsertOnly);
     }
 
     private boolean overwriting() {

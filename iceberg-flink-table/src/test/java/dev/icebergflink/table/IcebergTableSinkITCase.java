@@ -114,6 +114,29 @@ class IcebergTableSinkITCase extends SqlTestBase {
         assertThat(snapshotCount(table("sample"))).as("one snapshot per statement").isEqualTo(2);
     }
 
+    /**
+     * An insert-only query into a table with a primary key (upsert off) takes the plain append
+     * path: no de-duplication (both rows of key 1, written in one checkpoint, are kept; the key is
+     * NOT ENFORCED) and 'append' snapshots. Changelog queries keep the changelog path
+     * (changelogRowKindsIntoKeyedV2Table, streamingAggregationIntoUpsertAndChangelogTables).
+     */
+    @ParameterizedTest(name = "streaming={0}")
+    @ValueSource(booleans = {false, true})
+    void insertOnlyQueryIntoKeyedTableAppendsEveryRow(boolean streaming) {
+        TableEnvironment env = env(streaming);
+        exec(
+                env,
+                "CREATE TABLE keyed_append (id INT NOT NULL, data STRING,"
+                        + " PRIMARY KEY (id) NOT ENFORCED) WITH ('format-version'='2')");
+        exec(env, "INSERT INTO keyed_append VALUES (1, 'a'), (2, 'b'), (1, 'a-again')");
+
+        assertThat(icebergRows(table("keyed_append")))
+                .containsExactlyInAnyOrder(Row.of(1, "a"), Row.of(2, "b"), Row.of(1, "a-again"));
+        table("keyed_append")
+                .snapshots()
+                .forEach(snapshot -> assertThat(snapshot.operation()).isEqualTo("append"));
+    }
+
     @Test
     void insertOverwriteAsDocumented() {
         TableEnvironment batch = env(false);

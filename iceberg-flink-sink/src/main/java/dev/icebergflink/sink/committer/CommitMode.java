@@ -22,7 +22,8 @@ public enum CommitMode {
     STATIC_OVERWRITE,
     /**
      * Add data and delete files together ({@code RowDelta}), validating that data files referenced
-     * by position deletes still exist. Used for upsert and changelog input.
+     * by position deletes still exist. Used for upsert and changelog input. A checkpoint without
+     * delete files is committed as a fast append ({@code AppendFiles}), exactly as {@link #APPEND}.
      */
     ROW_DELTA
 }

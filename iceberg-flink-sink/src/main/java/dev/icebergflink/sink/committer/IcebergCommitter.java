@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * ReplacePartitions}, STATIC_OVERWRITE {@code OverwriteFiles.overwriteByRowFilter} (the first
  * commit of a job/operator also when it has no files, emptying the partition once), ROW_DELTA
  * {@code RowDelta} with {@code validateDataFilesExist} for referenced data files, validated from
- * the branch head the commit started from.
+ * the branch head the commit started from; a ROW_DELTA checkpoint without delete files (only
+ * inserts) is a fast append, like APPEND.
  *
  * <p><b>Empty checkpoints</b> make no snapshot, except that after {@value
  * #MAX_CONTINUOUS_EMPTY_COMMITS} (table property, default {@value
@@ -278,6 +279,13 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
                 }
             case ROW_DELTA:
                 {
+                    if (deleteFiles.isEmpty() && rewrittenDeletes.isEmpty()) {
+                        // insert-only checkpoint: nothing to validate, so a fast append (no
+                        // manifest merging; the snapshot is an 'append' for streaming readers)
+                        AppendFiles append = current.newFastAppend();
+                        dataFiles.forEach(append::appendFile);
+                        return append;
+                    }
                     RowDelta delta = current.newRowDelta();
                     dataFiles.forEach(delta::addRows);
                     deleteFiles.forEach(delta::addDeletes);

@@ -22,7 +22,8 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Creates the {@link TaskWriter} of one writer subtask: an {@link AppendTaskWriter} for {@link
- * WriterMode#APPEND}, a {@link DeltaTaskWriter} for upsert and changelog writes.
+ * WriterMode#APPEND} and {@link WriterMode#INSERT_ONLY}, a {@link DeltaTaskWriter} for upsert and
+ * changelog writes.
  *
  * <p>It exists so that the sink decides once, at build time, how rows are written (format, target
  * size, writer properties, equality fields, mode) and ships that decision to the subtasks. It
@@ -156,7 +157,7 @@ public final class RowDataTaskWriterFactory implements Serializable {
                                 MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name()));
             }
         }
-        if (!extra.isEmpty() && mode != WriterMode.APPEND) {
+        if (!extra.isEmpty() && !mode.appendsOnly()) {
             throw new IllegalArgumentException(
                     "Row lineage columns can only be written in APPEND mode, not " + mode);
         }
@@ -192,9 +193,14 @@ public final class RowDataTaskWriterFactory implements Serializable {
         if (outputFileFactory == null) {
             throw new IllegalStateException("initialize(subtaskId, attemptId) was not called");
         }
-        if (mode == WriterMode.APPEND) {
+        if (mode.appendsOnly()) {
             return new AppendTaskWriter(
-                    table, flinkType, fileWriterFactory, outputFileFactory, targetFileSizeBytes);
+                    table,
+                    flinkType,
+                    fileWriterFactory,
+                    outputFileFactory,
+                    targetFileSizeBytes,
+                    mode == WriterMode.INSERT_ONLY);
         }
         return new DeltaTaskWriter(
                 table,
@@ -214,7 +220,7 @@ public final class RowDataTaskWriterFactory implements Serializable {
                         .dataSchema(dataSchema)
                         .dataFlinkType(flinkType)
                         .writeProperties(writeProperties);
-        if (mode != WriterMode.APPEND) {
+        if (!mode.appendsOnly()) {
             int[] ids = deleteFieldIds();
             builder.equalityFieldIds(ids);
             if (equalityFieldIds.length > 0) {

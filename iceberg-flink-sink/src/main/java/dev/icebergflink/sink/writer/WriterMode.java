@@ -13,6 +13,13 @@ public enum WriterMode {
      */
     APPEND,
     /**
+     * Input declared insert-only (the planner's changelog mode, or {@code
+     * IcebergSink.Builder#insertOnly}): INSERT rows become data rows, written by the same append
+     * writer as {@link #APPEND}; any other row kind fails the job with an error saying that the
+     * input was declared insert-only. Equality fields play no part: no de-duplication, no deletes.
+     */
+    INSERT_ONLY,
+    /**
      * INSERT and UPDATE_AFTER write an equality delete of the row's key (in the row's partition)
      * and the row; DELETE writes only the key delete; UPDATE_BEFORE is dropped.
      */
@@ -22,5 +29,13 @@ public enum WriterMode {
      * UPDATE_BEFORE write an equality delete of the row's key when equality fields are set, else of
      * the whole row (its top-level primitive columns).
      */
-    CHANGELOG
+    CHANGELOG;
+
+    /**
+     * Whether rows only ever become data rows (no delete files): {@link #APPEND}, {@link
+     * #INSERT_ONLY}.
+     */
+    public boolean appendsOnly() {
+        return this == APPEND || this == INSERT_ONLY;
+    }
 }

@@ -29,6 +29,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.WriteResult;
 import org.junit.jupiter.api.Test;
@@ -434,6 +435,36 @@ class IcebergCommitterTest {
         assertThat(snapshots.get(1).sequenceNumber())
                 .isGreaterThan(snapshots.get(0).sequenceNumber());
         assertThat(liveDataFiles(table, "main")).containsExactlyInAnyOrder("a1", "a2");
+    }
+
+    @Test
+    void rowDeltaCheckpointsWithoutDeleteFilesAreFastAppends() throws Exception {
+        table(SinkTestTables.BY_DATA, 2);
+        // a merging commit (RowDelta, merge append) would fold these manifests into one
+        table.updateProperties()
+                .set(TableProperties.MANIFEST_MERGE_ENABLED, "true")
+                .set(TableProperties.MANIFEST_MIN_MERGE_COUNT, "2")
+                .commit();
+        try (IcebergCommitter committer = committer(CommitMode.ROW_DELTA)) {
+            assertThat(
+                            outcomes(
+                                    commit(
+                                            committer,
+                                            committable(1, dataFile(table, "a1", "a", 2)),
+                                            committable(2, dataFile(table, "b1", "b", 1)),
+                                            committable(3, dataFile(table, "a2", "a", 3)))))
+                    .containsExactly(COMMITTED, COMMITTED, COMMITTED);
+        }
+        List<Snapshot> snapshots = history(table, "main");
+        assertThat(snapshots).hasSize(3);
+        assertThat(snapshots)
+                .allSatisfy(
+                        snapshot ->
+                                assertThat(snapshot.operation()).isEqualTo(DataOperations.APPEND));
+        assertThat(snapshots.get(2).summary())
+                .containsEntry(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID, "3");
+        assertThat(table.currentSnapshot().dataManifests(table.io())).hasSize(3);
+        assertThat(liveDataFiles(table, "main")).containsExactlyInAnyOrder("a1", "a2", "b1");
     }
 
     @Test
