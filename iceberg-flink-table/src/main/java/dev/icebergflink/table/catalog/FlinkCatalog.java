@@ -147,14 +147,21 @@ public class FlinkCatalog extends AbstractCatalog {
                             getName(), describeLoader(), e.getMessage()),
                     e);
         }
-        catalog =
+        Catalog cached =
                 settings.cacheEnabled()
                         ? CachingCatalog.wrap(
                                 original,
                                 settings.cacheCaseSensitive(),
                                 settings.cacheExpirationMs())
                         : original;
-        namespaces = original instanceof SupportsNamespaces ns ? ns : null;
+        // Iceberg loads classes lazily through the context class loader (S3FileIO's HTTP client):
+        // run every catalog call with the loader of the catalog, which sees the connector's jars.
+        ClassLoader loader = original.getClass().getClassLoader();
+        catalog = CatalogContextClassLoader.wrap(cached, Catalog.class, loader);
+        namespaces =
+                original instanceof SupportsNamespaces ns
+                        ? CatalogContextClassLoader.wrap(ns, SupportsNamespaces.class, loader)
+                        : null;
         createDefaultDatabaseIfMissing();
     }
 
