@@ -27,7 +27,6 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.jdbc.JdbcCatalog;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -63,11 +62,6 @@ class S3JdbcCatalogITCase {
     private static final DeploymentGuide GUIDE = DeploymentGuide.load();
 
     @Test
-    @Disabled(
-            "INSERT planning in the SQL client loads the table through CatalogTableLoader (a catalog"
-                    + " of its own, outside FlinkCatalog's context-class-loader wrapper): S3FileIO"
-                    + " then fails to load ApacheHttpClientConfigurations through the context class"
-                    + " loader when the bundle comes with -j; CREATE CATALOG/DATABASE/TABLE pass")
     void sqlClientWritesAndReadsAPartitionedTableOnS3ThroughTheJdbcCatalog() throws Exception {
         S3.createBucket(BUCKET);
         List<Path> jars = guideJars();

@@ -6,6 +6,7 @@ import dev.icebergflink.TableLoader;
 import dev.icebergflink.table.FlinkDynamicTableFactory;
 import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.metadata.MetadataTables;
+import dev.icebergflink.util.ContextClassLoaders;
 import dev.icebergflink.util.SecretMasking;
 import java.io.Closeable;
 import java.io.IOException;
@@ -139,7 +140,9 @@ public class FlinkCatalog extends AbstractCatalog {
             return;
         }
         try {
-            original = loader.loadCatalog();
+            // Iceberg loads classes lazily through the context class loader (S3FileIO's HTTP
+            // client): every catalog call runs with the catalog's own loader, which sees our jars.
+            original = ContextClassLoaders.withOwnClassLoader(loader.loadCatalog());
         } catch (RuntimeException e) {
             throw new CatalogException(
                     String.format(
@@ -147,21 +150,14 @@ public class FlinkCatalog extends AbstractCatalog {
                             getName(), describeLoader(), e.getMessage()),
                     e);
         }
-        Catalog cached =
+        catalog =
                 settings.cacheEnabled()
                         ? CachingCatalog.wrap(
                                 original,
                                 settings.cacheCaseSensitive(),
                                 settings.cacheExpirationMs())
                         : original;
-        // Iceberg loads classes lazily through the context class loader (S3FileIO's HTTP client):
-        // run every catalog call with the loader of the catalog, which sees the connector's jars.
-        ClassLoader loader = original.getClass().getClassLoader();
-        catalog = CatalogContextClassLoader.wrap(cached, Catalog.class, loader);
-        namespaces =
-                original instanceof SupportsNamespaces ns
-                        ? CatalogContextClassLoader.wrap(ns, SupportsNamespaces.class, loader)
-                        : null;
+        namespaces = original instanceof SupportsNamespaces ns ? ns : null;
         createDefaultDatabaseIfMissing();
     }
 
