@@ -1,5 +1,6 @@
 package dev.icebergflink;
 
+import dev.icebergflink.util.ContextClassLoaders;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
@@ -26,13 +27,13 @@ final class CatalogClassLoading {
             Map<String, String> properties,
             Configuration conf) {
         ClassLoader loader = classLoaderFor(name, implementation);
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(loader);
         try {
             // A fresh copy: catalogs may change the configuration they are given.
-            return CatalogUtil.loadCatalog(
-                    implementation, name, properties, new Configuration(conf));
+            return ContextClassLoaders.callWith(
+                    loader,
+                    () ->
+                            CatalogUtil.loadCatalog(
+                                    implementation, name, properties, new Configuration(conf)));
         } catch (RuntimeException | LinkageError e) {
             String missing = missingClass(e);
             if (missing == null) {
@@ -51,8 +52,6 @@ final class CatalogClassLoading {
                                     : " Add the jar that contains it to the job or to Flink's"
                                             + " lib/ directory."),
                     e);
-        } finally {
-            thread.setContextClassLoader(previous);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.icebergflink;
 
+import dev.icebergflink.util.ContextClassLoaders;
 import java.io.Closeable;
 import java.io.IOException;
 import org.apache.iceberg.Table;
@@ -48,7 +49,7 @@ final class CatalogTableLoader implements TableLoader {
     @Override
     public synchronized void open() {
         if (catalog == null) {
-            catalog = catalogLoader.loadCatalog();
+            catalog = ContextClassLoaders.withOwnClassLoader(catalogLoader.loadCatalog());
         }
     }
 

@@ -4,6 +4,7 @@ import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.table.catalog.FlinkCatalogFactory;
+import dev.icebergflink.util.ContextClassLoaders;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ public final class ConnectorTables {
                 TableIdentifier.of(Namespace.of(levels.toArray(new String[0])), options.table());
         Catalog catalog;
         try {
-            catalog = catalogLoader.loadCatalog();
+            catalog = ContextClassLoaders.withOwnClassLoader(catalogLoader.loadCatalog());
         } catch (RuntimeException e) {
             throw new ValidationException(
                     String.format(

@@ -68,12 +68,14 @@ public final class FlinkDistribution {
      * @param extraConfig more {@code config.yaml} entries (flat keys), e.g. checkpoint settings
      * @param hadoopConfDir a directory with {@code core-site.xml}/{@code hdfs-site.xml} for every
      *     process ({@code HADOOP_CONF_DIR}), or null
+     * @param extraLibJars jars users put into {@code lib/} next to Flink's (e.g. a JDBC driver)
      */
     public static FlinkDistribution create(
             Path home,
             BundlePlacement placement,
             Map<String, String> extraConfig,
-            Path hadoopConfDir)
+            Path hadoopConfDir,
+            List<Path> extraLibJars)
             throws IOException {
         Files.createDirectories(home.resolve("conf"));
         Files.createDirectories(home.resolve("lib"));
@@ -85,6 +87,9 @@ public final class FlinkDistribution {
         if (placement == BundlePlacement.LIB) {
             Path bundle = E2eArtifacts.bundleJar();
             Files.createSymbolicLink(home.resolve("lib").resolve(bundle.getFileName()), bundle);
+        }
+        for (Path jar : extraLibJars) {
+            Files.createSymbolicLink(home.resolve("lib").resolve(jar.getFileName()), jar);
         }
         int restPort = freePort();
         int rpcPort = freePort();

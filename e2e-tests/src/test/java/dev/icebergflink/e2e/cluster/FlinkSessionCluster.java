@@ -54,6 +54,7 @@ public final class FlinkSessionCluster
     private final Map<String, String> extraConfig = new LinkedHashMap<>();
     private final List<Supplier<Map<String, String>>> lateConfig = new ArrayList<>();
     private Supplier<Path> hadoopConfDir = () -> null;
+    private Supplier<List<Path>> libJars = List::of;
     private FlinkDistribution distribution;
     private ChildJvm jobManager;
     private ChildJvm taskManager;
@@ -93,6 +94,12 @@ public final class FlinkSessionCluster
         return this;
     }
 
+    /** Puts these jars into {@code lib/} of every process, asked for at start. */
+    public FlinkSessionCluster libJars(Supplier<List<Path>> jars) {
+        this.libJars = jars;
+        return this;
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         String stamp = DateTimeFormatter.ofPattern("HHmmss-SSS").format(java.time.LocalTime.now());
@@ -123,7 +130,9 @@ public final class FlinkSessionCluster
             throw new IllegalStateException(
                     "The cluster is already started in " + distribution.home());
         }
-        distribution = FlinkDistribution.create(home, placement, extraConfig, hadoopConfDir.get());
+        distribution =
+                FlinkDistribution.create(
+                        home, placement, extraConfig, hadoopConfDir.get(), libJars.get());
         try {
             jobManager = startProcess("jobmanager", JOB_MANAGER, "GET_JM_RESOURCE_PARAMS");
             taskManager = startProcess("taskmanager", TASK_MANAGER, "GET_TM_RESOURCE_PARAMS");

@@ -6,6 +6,7 @@ import dev.icebergflink.TableLoader;
 import dev.icebergflink.table.FlinkDynamicTableFactory;
 import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.metadata.MetadataTables;
+import dev.icebergflink.util.ContextClassLoaders;
 import dev.icebergflink.util.SecretMasking;
 import java.io.Closeable;
 import java.io.IOException;
@@ -139,7 +140,9 @@ public class FlinkCatalog extends AbstractCatalog {
             return;
         }
         try {
-            original = loader.loadCatalog();
+            // Iceberg loads classes lazily through the context class loader (S3FileIO's HTTP
+            // client): every catalog call runs with the catalog's own loader, which sees our jars.
+            original = ContextClassLoaders.withOwnClassLoader(loader.loadCatalog());
         } catch (RuntimeException e) {
             throw new CatalogException(
                     String.format(
