@@ -21,11 +21,6 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real Iceberg REST catalog server on {@code 127.0.0.1} for tests (REAL-PARTS §3.2): Iceberg's
@@ -46,12 +41,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * S3 ({@code warehouse}, {@code io-impl}, ...); the supplier runs at each start, so it may use
  * other fixtures registered before this one.
  */
-public final class RestCatalogServerExtension
-        implements BeforeAllCallback,
-                AfterAllCallback,
-                BeforeEachCallback,
-                AfterEachCallback,
-                AutoCloseable {
+public final class RestCatalogServerExtension extends ServerExtension {
 
     private final Supplier<Map<String, String>> backendOverrides;
     private Path directory;
@@ -59,7 +49,6 @@ public final class RestCatalogServerExtension
     private Catalog backend;
     private Server server;
     private int port;
-    private boolean startedForClass;
 
     /** A server whose backend keeps its tables in a {@code file:} warehouse. */
     public RestCatalogServerExtension() {
@@ -74,11 +63,9 @@ public final class RestCatalogServerExtension
         this.backendOverrides = backendOverrides;
     }
 
-    /** Starts the server (a no-op when running): a new backend in a new temporary directory. */
-    public synchronized void start() throws Exception {
-        if (server != null) {
-            return;
-        }
+    /** A new backend in a new temporary directory, served over HTTP. */
+    @Override
+    protected void doStart() throws Exception {
         directory = Files.createTempDirectory("rest-catalog-");
         Map<String, String> backendProperties = new HashMap<>();
         backendProperties.put(
@@ -119,12 +106,9 @@ public final class RestCatalogServerExtension
         port = connector.getLocalPort();
     }
 
-    /** Stops the server, closes the backend and deletes its directory; a no-op when stopped. */
+    /** Stops the server, closes the backend and deletes its directory. */
     @Override
-    public synchronized void close() throws Exception {
-        if (server == null) {
-            return;
-        }
+    protected void doStop() throws Exception {
         try {
             server.stop();
         } finally {
@@ -161,37 +145,8 @@ public final class RestCatalogServerExtension
     }
 
     @Override
-    public void beforeAll(ExtensionContext context) throws Exception {
-        start();
-        startedForClass = true;
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) throws Exception {
-        startedForClass = false;
-        close();
-    }
-
-    @Override
-    public void beforeEach(ExtensionContext context) throws Exception {
-        if (!startedForClass) {
-            start();
-        }
-    }
-
-    @Override
-    public void afterEach(ExtensionContext context) throws Exception {
-        if (!startedForClass) {
-            close();
-        }
-    }
-
-    private void requireRunning() {
-        if (server == null) {
-            throw new IllegalStateException(
-                    "The REST catalog server is not running: register the extension with"
-                            + " @RegisterExtension or call start()");
-        }
+    protected String serverName() {
+        return "REST catalog server";
     }
 
     private void closeBackendAndDelete() throws IOException {
