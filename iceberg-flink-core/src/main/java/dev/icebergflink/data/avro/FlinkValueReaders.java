@@ -1,10 +1,10 @@
 package dev.icebergflink.data.avro;
 
+import dev.icebergflink.data.StringDataArena;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,13 +101,14 @@ final class FlinkValueReaders {
     }
 
     private static final class StringReader implements ValueReader<StringData> {
+        private final StringDataArena arena = new StringDataArena();
         private Utf8 scratch = new Utf8();
 
         @Override
         public StringData read(Decoder decoder, Object reuse) throws IOException {
-            // readString(Utf8) reuses the scratch buffer; the row gets its own exact-size copy
+            // readString(Utf8) reuses the scratch buffer; the arena copies the bytes out of it
             this.scratch = decoder.readString(scratch);
-            return StringData.fromBytes(Arrays.copyOf(scratch.getBytes(), scratch.getByteLength()));
+            return arena.copyOf(scratch.getBytes(), 0, scratch.getByteLength());
         }
 
         @Override

@@ -1,6 +1,6 @@
 package dev.icebergflink.data.orc;
 
-import java.util.Arrays;
+import dev.icebergflink.data.StringDataArena;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +49,9 @@ final class FlinkOrcReaders {
         return TimestampReader.INSTANCE;
     }
 
+    /** Strings as {@link StringData}; one reader per column, as it owns a string arena. */
     static OrcValueReader<StringData> strings() {
-        return StringReader.INSTANCE;
+        return new StringReader();
     }
 
     /** Decimals as {@link DecimalData} of the expected (possibly widened) precision and scale. */
@@ -107,15 +108,13 @@ final class FlinkOrcReaders {
     }
 
     private static final class StringReader implements OrcValueReader<StringData> {
-        private static final StringReader INSTANCE = new StringReader();
+        private final StringDataArena arena = new StringDataArena();
 
         @Override
         public StringData nonNullRead(ColumnVector vector, int row) {
             BytesColumnVector bytes = (BytesColumnVector) vector;
-            int start = bytes.start[row];
-            // copy: StringData.fromBytes would wrap ORC's buffer, which the next batch overwrites
-            return StringData.fromBytes(
-                    Arrays.copyOfRange(bytes.vector[row], start, start + bytes.length[row]));
+            // copy: wrapping ORC's buffer would break when the next batch overwrites it
+            return arena.copyOf(bytes.vector[row], bytes.start[row], bytes.length[row]);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.icebergflink.data.parquet;
 
 import dev.icebergflink.data.RowDataConstants;
+import dev.icebergflink.data.StringDataArena;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -236,10 +237,12 @@ final class FlinkParquetValueReaders {
             super(desc);
         }
 
+        private final StringDataArena arena = new StringDataArena();
+
         @Override
         public StringData read(StringData reuse) {
-            // getBytes copies when the page buffer is shared, so the string owns its bytes.
-            return StringData.fromBytes(column.nextBinary().getBytes());
+            // the arena copies the bytes: the page buffer behind the binary is reused
+            return arena.copyOf(column.nextBinary().toByteBuffer());
         }
     }
 

@@ -35,13 +35,15 @@ final class RecordLimiter {
         return of(-1);
     }
 
-    /** Whether the limit is used up. */
+    /** Whether the limit is used up; always false without a limit. */
     boolean reached() {
-        return remaining.get() <= 0;
+        return limited && remaining.get() <= 0;
     }
 
-    /** Takes one row off the limit. */
+    /** Takes one row off the limit; free without a limit (no atomic update per row). */
     void consume() {
-        remaining.decrementAndGet();
+        if (limited) {
+            remaining.decrementAndGet();
+        }
     }
 }
