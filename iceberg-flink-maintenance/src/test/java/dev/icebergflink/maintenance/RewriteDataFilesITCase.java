@@ -42,6 +42,7 @@ import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -389,6 +390,9 @@ class RewriteDataFilesITCase {
     void aStreamingAppendDuringTheRewriteLosesNoRow() throws Exception {
         Table table = MaintenanceTables.create(dir, "t", 2, FileFormat.PARQUET);
         List<Record> written = MaintenanceTables.appendSmallFiles(table, 4, 5, 40, 19L);
+        // The stream below commits every 100 ms: give the rewrite's commit the retries a table
+        // with such a writer needs (Iceberg's default of 4 ran out on a loaded machine).
+        table.updateProperties().set(TableProperties.COMMIT_NUM_RETRIES, "20").commit();
 
         // An unbounded streaming job appends rows (STREAM_BASE + i, "s" + i, "p" + i % 4), a few
         // per checkpoint, through our IcebergSink into the same table.

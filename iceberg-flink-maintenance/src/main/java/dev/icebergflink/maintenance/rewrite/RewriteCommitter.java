@@ -8,6 +8,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -89,11 +90,20 @@ public final class RewriteCommitter {
             throw new CommitFailedException(
                     failure,
                     "Cannot commit the rewrite of %d data files of table %s: %s. The table is"
-                            + " unchanged and the %d new files were deleted.",
+                            + " unchanged and the %d new files were deleted.%s",
                     plan.rewrittenDataFiles().size(),
                     table.name(),
                     failure.getMessage(),
-                    added.size());
+                    added.size(),
+                    failure instanceof CommitFailedException
+                            ? " Other writers kept committing while Iceberg retried: with"
+                                    + " frequent concurrent commits (e.g. short Flink checkpoint"
+                                    + " intervals) raise the table property '"
+                                    + TableProperties.COMMIT_NUM_RETRIES
+                                    + "' (default "
+                                    + TableProperties.COMMIT_NUM_RETRIES_DEFAULT
+                                    + ")."
+                            : "");
         }
         table.refresh();
         return committedSnapshot(start);
