@@ -5,7 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,6 +23,9 @@ import java.util.regex.Pattern;
  * declares in its {@code placeholders} block, so a change to the guide is a change to the tests.
  */
 public final class DeploymentGuide {
+
+    private static final Pattern JAR_NAME =
+            Pattern.compile("(?:^|\\s|/)([\\w.-]+\\.jar)(?=\\s|$)", Pattern.MULTILINE);
 
     /** The name of the block that declares the placeholders, one per line, first word. */
     public static final String PLACEHOLDERS = "placeholders";
@@ -114,6 +119,26 @@ public final class DeploymentGuide {
     /** The block {@code name} as written. */
     public String block(String name) {
         return block(name, Map.of());
+    }
+
+    /**
+     * The jars a shell block names (by file name, e.g. in {@code cp .../x.jar $FLINK_HOME/lib/}),
+     * resolved in {@code dir}; each must exist there, so the guide can only name jars the build
+     * provides under those names.
+     */
+    public List<Path> jarsNamedIn(String name, Path dir) {
+        String command = block(name);
+        Matcher matcher = JAR_NAME.matcher(command);
+        List<Path> jars = new ArrayList<>();
+        while (matcher.find()) {
+            Path jar = dir.resolve(matcher.group(1));
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalStateException(
+                        "Block '" + name + "' names " + jar.getFileName() + ", not in " + dir);
+            }
+            jars.add(jar);
+        }
+        return jars;
     }
 
     /** The {@code key: value} lines of a YAML block with flat keys, as a map. */

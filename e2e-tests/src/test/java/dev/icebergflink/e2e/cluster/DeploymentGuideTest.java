@@ -80,6 +80,38 @@ class DeploymentGuideTest {
                 .hasMessageContaining("no block '<!-- e2e: b.sql -->'");
     }
 
+    @Test
+    void jarsNamedInAShellBlockMustBeProvided(@TempDir Path dir) throws IOException {
+        Path doc = dir.resolve("guide.md");
+        Files.writeString(
+                doc,
+                String.join(
+                        "\n",
+                        "<!-- e2e: placeholders -->",
+                        "```text",
+                        "/opt/x   where the jars are",
+                        "```",
+                        "<!-- e2e: lib.sh -->",
+                        "```bash",
+                        "cp /opt/x/a-1.0.jar b_2.jar \\",
+                        "   c.jar $FLINK_HOME/lib/   # then restart",
+                        "```",
+                        ""));
+        DeploymentGuide guide = DeploymentGuide.parse(doc);
+        Path jars = Files.createDirectories(dir.resolve("jars"));
+        for (String name : List.of("a-1.0.jar", "b_2.jar")) {
+            Files.writeString(jars.resolve(name), "jar");
+        }
+
+        assertThatThrownBy(() -> guide.jarsNamedIn("lib.sh", jars))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("names c.jar");
+        Files.writeString(jars.resolve("c.jar"), "jar");
+        assertThat(guide.jarsNamedIn("lib.sh", jars))
+                .containsExactly(
+                        jars.resolve("a-1.0.jar"), jars.resolve("b_2.jar"), jars.resolve("c.jar"));
+    }
+
     private static String itCaseSources() throws IOException {
         StringBuilder all = new StringBuilder();
         try (Stream<Path> files = Files.walk(TEST_SOURCES)) {

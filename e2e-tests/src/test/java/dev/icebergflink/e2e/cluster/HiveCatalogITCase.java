@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -38,7 +36,6 @@ class HiveCatalogITCase {
     private static final Duration SQL_TIMEOUT = Duration.ofMinutes(4);
     private static final String NAMENODE = "hdfs://namenode:8020";
     private static final String METASTORE = "thrift://metastore:9083";
-    private static final Pattern JAR = Pattern.compile("(?:^|\\s|/)([\\w.-]+\\.jar)(?=\\s|$)");
 
     @RegisterExtension
     @Order(1)
@@ -109,17 +106,8 @@ class HiveCatalogITCase {
      * nothing else.
      */
     private static List<Path> guideHiveJars() {
-        String command = GUIDE.block("hive-client-lib.sh");
-        Matcher matcher = JAR.matcher(command);
-        List<Path> jars = new ArrayList<>();
         Path dir = E2eArtifacts.flinkParts().resolve("hive");
-        while (matcher.find()) {
-            Path jar = dir.resolve(matcher.group(1));
-            assertThat(jar)
-                    .as("a jar the guide names must be one this build provides (%s)", command)
-                    .exists();
-            jars.add(jar);
-        }
+        List<Path> jars = GUIDE.jarsNamedIn("hive-client-lib.sh", dir);
         try (Stream<Path> provided = Files.list(dir)) {
             assertThat(jars)
                     .as("the guide's Hive jars are the ones this build copies")

@@ -159,15 +159,9 @@ class S3JdbcCatalogITCase {
      * Maven fetched under the guide's names.
      */
     private static List<Path> guideLibJars() {
-        String command = GUIDE.block("jdbc-driver-lib.sh");
-        Matcher matcher = Pattern.compile("cp\\s+\\S*/(\\S+\\.jar)\\s").matcher(command);
-        List<Path> jars = new ArrayList<>();
-        while (matcher.find()) {
-            Path jar = E2eArtifacts.flinkParts().resolve("extra").resolve(matcher.group(1));
-            assertThat(jar).as("a jar the guide names must be one this build provides").exists();
-            jars.add(jar);
-        }
-        assertThat(jars).as(command).hasSize(1);
+        List<Path> jars =
+                GUIDE.jarsNamedIn("jdbc-driver-lib.sh", E2eArtifacts.flinkParts().resolve("extra"));
+        assertThat(jars).as("the guide puts the JDBC driver into lib/").hasSize(1);
         return jars;
     }
 
