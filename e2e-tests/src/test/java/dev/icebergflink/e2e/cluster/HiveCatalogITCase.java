@@ -10,17 +10,12 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hive.HiveCatalog;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -89,7 +84,7 @@ class HiveCatalogITCase {
             assertThat(events.spec().fields())
                     .singleElement()
                     .satisfies(f -> assertThat(f.name()).isEqualTo("category"));
-            assertThat(rows(events))
+            assertThat(TableContents.rows(events, "id", "category", "amount"))
                     .containsExactly(
                             List.of(1L, "books", new BigDecimal("10.50")),
                             List.of(2L, "games", new BigDecimal("20.00")),
@@ -116,20 +111,5 @@ class HiveCatalogITCase {
             throw new java.io.UncheckedIOException(e);
         }
         return jars;
-    }
-
-    private static List<List<Object>> rows(Table table) throws IOException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-            for (Record record : records) {
-                rows.add(
-                        List.of(
-                                record.getField("id"),
-                                record.getField("category"),
-                                record.getField("amount")));
-            }
-        }
-        rows.sort(Comparator.comparing(row -> (Long) row.get(0)));
-        return rows;
     }
 }

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.junit.jupiter.api.Order;
@@ -99,7 +96,7 @@ class S3JdbcCatalogITCase {
             assertThat(events.spec().fields())
                     .singleElement()
                     .satisfies(f -> assertThat(f.name()).isEqualTo("category"));
-            assertThat(rows(events))
+            assertThat(TableContents.rows(events, "id", "category", "amount"))
                     .containsExactly(
                             List.of(1L, "books", new BigDecimal("10.50")),
                             List.of(2L, "games", new BigDecimal("20.00")),
@@ -181,20 +178,5 @@ class S3JdbcCatalogITCase {
                     .filter(f -> !f.getFileName().toString().startsWith("."))
                     .toList();
         }
-    }
-
-    private static List<List<Object>> rows(Table table) throws IOException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-            for (Record record : records) {
-                rows.add(
-                        List.of(
-                                record.getField("id"),
-                                record.getField("category"),
-                                record.getField("amount")));
-            }
-        }
-        rows.sort(Comparator.comparing(row -> (Long) row.get(0)));
-        return rows;
     }
 }

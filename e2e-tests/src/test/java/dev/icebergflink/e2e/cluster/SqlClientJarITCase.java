@@ -9,8 +9,6 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -18,10 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.LongStream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -92,13 +87,13 @@ class SqlClientJarITCase {
         assertThat(events.spec().fields())
                 .singleElement()
                 .satisfies(f -> f.name().equals("category"));
-        assertThat(rows(events, "id", "category", "amount"))
+        assertThat(TableContents.rows(events, "id", "category", "amount"))
                 .containsExactly(
                         List.of(1L, "books", new BigDecimal("10.50")),
                         List.of(2L, "games", new BigDecimal("20.00")),
                         List.of(3L, "books", new BigDecimal("7.25")));
         Table clicks = REST.backend().loadTable(id("web", "clicks"));
-        assertThat(rows(clicks, "user_id", "url", "visit_date"))
+        assertThat(TableContents.rows(clicks, "user_id", "url", "visit_date"))
                 .containsExactly(
                         List.of(7L, "https://example.com/a", LocalDate.of(2026, 1, 1)),
                         List.of(8L, "https://example.com/b", LocalDate.of(2026, 1, 2)));
@@ -125,7 +120,8 @@ class SqlClientJarITCase {
                         List.of("3", "books", "7.25"),
                         List.of("append", "3"));
         Table events = hadoopCatalog(warehouseRoot + "/warehouse").loadTable(id("db", "events"));
-        assertThat(rows(events, "id")).containsExactly(List.of(1L), List.of(2L), List.of(3L));
+        assertThat(TableContents.rows(events, "id"))
+                .containsExactly(List.of(1L), List.of(2L), List.of(3L));
     }
 
     @Test
@@ -161,7 +157,7 @@ class SqlClientJarITCase {
         }
 
         table.refresh();
-        List<List<Object>> rows = rows(table, "id", "shard", "amount");
+        List<List<Object>> rows = TableContents.rows(table, "id", "shard", "amount");
         long max = rows.size();
         assertThat(max).isPositive();
         assertThat(rows)
@@ -200,21 +196,5 @@ class SqlClientJarITCase {
         catalog.setConf(HDFS.configuration());
         catalog.initialize("check", Map.of("warehouse", warehouse));
         return catalog;
-    }
-
-    /** The table's rows (the given columns), sorted by the first column. */
-    private static List<List<Object>> rows(Table table, String... columns) throws Exception {
-        List<List<Object>> rows = new ArrayList<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-            for (Record record : records) {
-                List<Object> row = new ArrayList<>();
-                for (String column : columns) {
-                    row.add(record.getField(column));
-                }
-                rows.add(row);
-            }
-        }
-        rows.sort(Comparator.comparing(row -> (Long) row.get(0)));
-        return rows;
     }
 }
