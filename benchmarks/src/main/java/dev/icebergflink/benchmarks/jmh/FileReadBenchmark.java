@@ -1,5 +1,6 @@
 package dev.icebergflink.benchmarks.jmh;
 
+import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.data.RowDataFileReaders;
 import dev.icebergflink.data.RowDataFileWriterFactory;
@@ -7,6 +8,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.data.Record;
@@ -35,7 +37,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * Reads one local data file of the benchmark rows (all columns): into {@link RowData} through the
  * connector's {@link RowDataFileReaders}, and, as the baseline, into generic {@link Record}s
  * through Iceberg's registered generic reader, for Parquet, ORC and Avro. Both read without
- * container reuse, as the source's readers do.
+ * container reuse, as the source's readers do. {@link #rowDataCopied} adds what Flink does to every
+ * record between chained operators when object reuse is off (a {@link RowDataSerializer#copy}),
+ * which is what a source's rows really cost downstream.
  *
  * <p>Scores are rows per second ({@link #ROWS} rows per invocation).
  */
@@ -58,6 +62,7 @@ public class FileReadBenchmark {
 
     private BenchmarkTable table;
     private InputFile file;
+    private RowDataSerializer serializer;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -80,6 +85,7 @@ public class FileReadBenchmark {
             }
         }
         file = table.table().io().newInputFile(location);
+        serializer = new RowDataSerializer(FlinkSchemaUtil.convert(BenchmarkRows.SCHEMA));
     }
 
     @TearDown(Level.Trial)
@@ -94,6 +100,26 @@ public class FileReadBenchmark {
         return consume(
                 RowDataFileReaders.readBuilder(format, file).project(BenchmarkRows.SCHEMA).build(),
                 blackhole);
+    }
+
+    /**
+     * The connector's rows, each copied by Flink's {@link RowDataSerializer} as between chained
+     * operators without object reuse; returns the rows read.
+     */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long rowDataCopied(Blackhole blackhole) throws IOException {
+        long count = 0;
+        try (CloseableIterable<RowData> rows =
+                RowDataFileReaders.readBuilder(format, file)
+                        .project(BenchmarkRows.SCHEMA)
+                        .build()) {
+            for (RowData row : rows) {
+                blackhole.consume(serializer.copy(row));
+                count++;
+            }
+        }
+        return count;
     }
 
     /** The baseline: generic records from Iceberg's generic reader; returns the rows read. */
