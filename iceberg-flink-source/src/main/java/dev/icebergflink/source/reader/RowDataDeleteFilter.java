@@ -4,6 +4,7 @@ import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.RowDataStructLike;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.TypedSetters;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
@@ -53,11 +54,16 @@ final class RowDataDeleteFilter extends DeleteFilter<RowData> {
     /** Sets the {@code _deleted} metadata column when the reader asked for it. */
     @Override
     protected void markRowDeleted(RowData row) {
-        if (!(row instanceof GenericRowData)) {
+        if (row instanceof GenericRowData generic) {
+            generic.setField(columnIsDeletedPosition(), true);
+        } else if (row instanceof TypedSetters binary) {
+            // the readers' BinaryRowData rows: _deleted is a boolean in the fixed-length part
+            binary.setBoolean(columnIsDeletedPosition(), true);
+        } else {
             throw new IllegalStateException(
-                    "Cannot mark a row deleted: the _deleted column needs GenericRowData rows, got "
+                    "Cannot mark a row deleted: the _deleted column needs GenericRowData or"
+                            + " BinaryRowData rows, got "
                             + row.getClass().getName());
         }
-        ((GenericRowData) row).setField(columnIsDeletedPosition(), true);
     }
 }
