@@ -108,9 +108,11 @@ final class BenchmarkReport {
         md.append(
                 String.format(
                         Locale.ROOT,
-                        "| run | %,d rows per workload, %d run(s) each, seed %d, child heap %s,"
-                                + " %s |%n%n",
+                        "| run | %,d rows per workload (after an untimed warm-up of %,d rows in"
+                                + " the same JVM), %d run(s) each, seed %d, child heap %s, %s"
+                                + " |%n%n",
                         options.rows(),
+                        options.warmupRows(),
                         options.runs(),
                         options.seed(),
                         options.heap(),
@@ -150,8 +152,10 @@ final class BenchmarkReport {
                         + " MiniCluster start) or the wall time of a limit; CPU s is the child"
                         + " process's CPU time over the measured part (for Flink jobs including"
                         + " the MiniCluster start); peak RSS is the child's VmHWM, including the"
-                        + " untimed preparation (the upsert's base table, the read workloads'"
-                        + " shared source table when a run writes it). Read workloads count the"
+                        + " untimed warm-up and preparation (the upsert's base table, the read"
+                        + " workloads' shared source table when a run writes it). Each child first"
+                        + " runs its workload once untimed on the warm-up rows, so class loading"
+                        + " and JIT compilation weigh on neither the connector nor the limits. Read workloads count the"
                         + " table's rows; the upsert counts the rows it rewrites (a quarter of the"
                         + " table).\n\n");
 

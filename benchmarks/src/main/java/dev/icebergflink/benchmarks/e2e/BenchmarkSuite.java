@@ -148,7 +148,8 @@ public final class BenchmarkSuite {
         return table.toString();
     }
 
-    private static void deleteRecursively(Path root) throws IOException {
+    /** Deletes a directory tree; nothing when it does not exist. */
+    static void deleteRecursively(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

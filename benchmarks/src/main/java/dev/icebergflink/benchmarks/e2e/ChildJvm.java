@@ -98,6 +98,7 @@ final class ChildJvm {
                         "--workload", workload.id(),
                         "--run", String.valueOf(run),
                         "--rows", String.valueOf(options.rows()),
+                        "--warmup-rows", String.valueOf(options.warmupRows()),
                         "--seed", String.valueOf(options.seed()),
                         "--warehouse", warehouse.toString()));
         return command;

@@ -9,6 +9,8 @@ import java.util.Map;
  * How to run the suite, from the command line of {@link BenchmarkSuite}.
  *
  * @param rows rows per workload ({@code --rows}, default 5,000,000)
+ * @param warmupRows rows of the untimed warm-up run each child makes of its workload before the
+ *     measured one ({@code --warmup-rows}, default a tenth of the rows, at most 500,000; 0: none)
  * @param runs rounds; each round runs every workload once ({@code --runs}, default 3)
  * @param seed the seed of the generated rows ({@code --seed}, default 42)
  * @param workloads the workloads ({@code --workloads a,b,c}, default all)
@@ -20,6 +22,7 @@ import java.util.Map;
  */
 public record SuiteOptions(
         long rows,
+        long warmupRows,
         int runs,
         long seed,
         List<Workload> workloads,
@@ -32,13 +35,22 @@ public record SuiteOptions(
     public static SuiteOptions parse(String[] args) {
         Map<String, String> options = Arguments.parse(args);
         for (String name : options.keySet()) {
-            if (!List.of("rows", "runs", "seed", "workloads", "heap", "work-dir", "docs", "jfr")
+            if (!List.of(
+                            "rows",
+                            "warmup-rows",
+                            "runs",
+                            "seed",
+                            "workloads",
+                            "heap",
+                            "work-dir",
+                            "docs",
+                            "jfr")
                     .contains(name)) {
                 throw new IllegalArgumentException(
                         "Unknown option --"
                                 + name
-                                + "; allowed: --rows --runs --seed --workloads --heap --work-dir"
-                                + " --docs --jfr");
+                                + "; allowed: --rows --warmup-rows --runs --seed --workloads --heap"
+                                + " --work-dir --docs --jfr");
             }
         }
         long rows = Long.parseLong(options.getOrDefault("rows", "5000000"));
@@ -50,8 +62,20 @@ public record SuiteOptions(
                             + " and "
                             + runs);
         }
+        long warmupRows =
+                Long.parseLong(
+                        options.getOrDefault(
+                                "warmup-rows", String.valueOf(defaultWarmupRows(rows))));
+        if (warmupRows != 0 && (warmupRows < 4 || warmupRows > rows)) {
+            throw new IllegalArgumentException(
+                    "--warmup-rows must be 0 (no warm-up) or between 4 and --rows ("
+                            + rows
+                            + "), got "
+                            + warmupRows);
+        }
         return new SuiteOptions(
                 rows,
+                warmupRows,
                 runs,
                 Long.parseLong(options.getOrDefault("seed", "42")),
                 Workload.parseList(options.get("workloads")),
@@ -59,6 +83,12 @@ public record SuiteOptions(
                 path(options.get("work-dir")),
                 path(options.get("docs")),
                 path(options.get("jfr")));
+    }
+
+    /** A tenth of the rows, at most 500,000, at least 4 (or 0 when there are too few rows). */
+    static long defaultWarmupRows(long rows) {
+        long tenth = Math.min(rows / 10, 500_000L);
+        return tenth < 4 ? 0 : tenth;
     }
 
     private static Path path(String value) {

@@ -92,6 +92,20 @@ class BenchmarkSuiteITCase {
                                 / byWorkload.get("append-parquet").rowsPerSecond(),
                         org.assertj.core.data.Offset.offset(0.001));
         assertThat(byWorkload.get("append-parquet").ratio()).isNaN();
+        // every child warmed up on a tenth of the rows first, in a warehouse it then deleted
+        for (String workload : byWorkload.keySet()) {
+            assertThat(Files.readString(work.resolve("run/logs/" + workload + "-r1.log")))
+                    .contains(
+                            "warm-up of "
+                                    + workload
+                                    + ": "
+                                    + (workload.equals("upsert") ? ROWS / 40 : ROWS / 10)
+                                    + " rows in");
+        }
+        try (java.util.stream.Stream<Path> left = Files.list(work.resolve("run"))) {
+            assertThat(left.map(path -> path.getFileName().toString()))
+                    .noneMatch(name -> name.contains("-warmup-"));
+        }
         assertThat(byWorkload.get("scan-parquet").ratio()).isNaN();
 
         String markdown = Files.readString(docs.resolve(BenchmarkReport.MARKDOWN));
