@@ -58,10 +58,12 @@ final class BinaryRowReader implements ValueReader<RowData>, SupportsRowPosition
     /**
      * Marks the reader of a top-level file field with the file's Avro schema for it and the
      * expected Iceberg type, so that the row reader can decode it directly when the read plan keeps
-     * it as it is. The marked reader reads and skips like {@code reader}.
+     * it as it is. The marked reader reads and skips like {@code reader}. The fields of one row
+     * share {@code scratch}.
      */
-    static ValueReader<?> fileField(ValueReader<?> reader, Schema fileSchema, Type expected) {
-        DirectFieldDecoder decoder = DirectFieldDecoder.forField(fileSchema, expected);
+    static ValueReader<?> fileField(
+            ValueReader<?> reader, Schema fileSchema, Type expected, ScratchBytes scratch) {
+        DirectFieldDecoder decoder = DirectFieldDecoder.forField(fileSchema, expected, scratch);
         return decoder == null ? reader : new FileField(reader, decoder);
     }
 

@@ -4,13 +4,11 @@ import dev.icebergflink.data.BinaryRowBuilder;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.io.Decoder;
-import org.apache.avro.util.Utf8;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.iceberg.types.Type;
@@ -26,8 +24,8 @@ import org.apache.iceberg.types.Types;
  * <p>It handles the file encodings Iceberg writes for primitives, with the promotions Iceberg
  * allows (int to long, float to double, wider decimal precision), either required or as an optional
  * union with null. {@link #forField} returns null for anything else, which then goes the general
- * path. One decoder per column; it keeps small scratch buffers, so it is used by one thread at a
- * time.
+ * path. One decoder per column; the decoders of a row share one {@link ScratchBytes} for the bytes
+ * of strings, binaries and decimals, so they are used by one thread at a time.
  */
 final class DirectFieldDecoder {
 
@@ -66,12 +64,16 @@ final class DirectFieldDecoder {
 
     private final int scale;
 
-    private Utf8 utf8 = new Utf8();
-    private ByteBuffer bytes;
-    private final byte[] fixed;
+    private final ScratchBytes scratch;
 
     private DirectFieldDecoder(
-            Kind kind, int nullIndex, long unitsPerMilli, int fixedSize, int precision, int scale) {
+            Kind kind,
+            int nullIndex,
+            long unitsPerMilli,
+            int fixedSize,
+            int precision,
+            int scale,
+            ScratchBytes scratch) {
         this.kind = kind;
         this.nullIndex = nullIndex;
         this.unitsPerMilli = unitsPerMilli;
@@ -79,14 +81,14 @@ final class DirectFieldDecoder {
         this.fixedSize = fixedSize;
         this.precision = precision;
         this.scale = scale;
-        this.fixed = new byte[fixedSize];
+        this.scratch = scratch;
     }
 
     /**
      * A decoder of a top-level file field of Avro schema {@code fileSchema} read as {@code
      * expected}, or null when that combination is not a primitive this class decodes.
      */
-    static DirectFieldDecoder forField(Schema fileSchema, Type expected) {
+    static DirectFieldDecoder forField(Schema fileSchema, Type expected, ScratchBytes scratch) {
         int nullIndex = -1;
         Schema valueSchema = fileSchema;
         if (fileSchema.getType() == Schema.Type.UNION) {
@@ -104,62 +106,65 @@ final class DirectFieldDecoder {
                 return null;
             }
         }
-        return forValue(valueSchema, expected, nullIndex);
+        return forValue(valueSchema, expected, nullIndex, scratch);
     }
 
-    private static DirectFieldDecoder forValue(Schema file, Type expected, int nullIndex) {
+    private static DirectFieldDecoder forValue(
+            Schema file, Type expected, int nullIndex, ScratchBytes scratch) {
         Schema.Type fileType = file.getType();
         LogicalType logical = file.getLogicalType();
         String logicalName = logical == null ? null : logical.getName();
         switch (expected.typeId()) {
             case BOOLEAN:
                 return fileType == Schema.Type.BOOLEAN && logical == null
-                        ? simple(Kind.BOOLEAN, nullIndex)
+                        ? simple(scratch, Kind.BOOLEAN, nullIndex)
                         : null;
             case INTEGER:
                 return fileType == Schema.Type.INT && logical == null
-                        ? simple(Kind.INT, nullIndex)
+                        ? simple(scratch, Kind.INT, nullIndex)
                         : null;
             case DATE:
                 return fileType == Schema.Type.INT && "date".equals(logicalName)
-                        ? simple(Kind.INT, nullIndex)
+                        ? simple(scratch, Kind.INT, nullIndex)
                         : null;
             case LONG:
                 if (logical != null) {
                     return null;
                 } else if (fileType == Schema.Type.LONG) {
-                    return simple(Kind.LONG, nullIndex);
+                    return simple(scratch, Kind.LONG, nullIndex);
                 } else if (fileType == Schema.Type.INT) {
-                    return simple(Kind.INT_AS_LONG, nullIndex);
+                    return simple(scratch, Kind.INT_AS_LONG, nullIndex);
                 }
                 return null;
             case FLOAT:
                 return fileType == Schema.Type.FLOAT && logical == null
-                        ? simple(Kind.FLOAT, nullIndex)
+                        ? simple(scratch, Kind.FLOAT, nullIndex)
                         : null;
             case DOUBLE:
                 if (logical != null) {
                     return null;
                 } else if (fileType == Schema.Type.DOUBLE) {
-                    return simple(Kind.DOUBLE, nullIndex);
+                    return simple(scratch, Kind.DOUBLE, nullIndex);
                 } else if (fileType == Schema.Type.FLOAT) {
-                    return simple(Kind.FLOAT_AS_DOUBLE, nullIndex);
+                    return simple(scratch, Kind.FLOAT_AS_DOUBLE, nullIndex);
                 }
                 return null;
             case TIME:
                 return fileType == Schema.Type.LONG && "time-micros".equals(logicalName)
-                        ? simple(Kind.TIME_MICROS_AS_MILLIS, nullIndex)
+                        ? simple(scratch, Kind.TIME_MICROS_AS_MILLIS, nullIndex)
                         : null;
             case TIMESTAMP:
             case TIMESTAMP_NANO:
-                return fileType == Schema.Type.LONG ? timestamp(logicalName, nullIndex) : null;
+                return fileType == Schema.Type.LONG
+                        ? timestamp(logicalName, nullIndex, scratch)
+                        : null;
             case STRING:
                 return fileType == Schema.Type.STRING && logical == null
-                        ? simple(Kind.STRING, nullIndex)
+                        ? simple(scratch, Kind.STRING, nullIndex)
                         : null;
             case BINARY:
                 return fileType == Schema.Type.BYTES && logical == null
-                        ? simple(Kind.BYTES, nullIndex)
+                        ? simple(scratch, Kind.BYTES, nullIndex)
                         : null;
             case FIXED:
             case UUID:
@@ -167,44 +172,46 @@ final class DirectFieldDecoder {
                                 && file.getFixedSize() == fixedLength(expected)
                                 && (logical == null || "uuid".equals(logicalName))
                         ? new DirectFieldDecoder(
-                                Kind.FIXED, nullIndex, 1L, file.getFixedSize(), 0, 0)
+                                Kind.FIXED, nullIndex, 1L, file.getFixedSize(), 0, 0, scratch)
                         : null;
             case DECIMAL:
-                return decimal(file, (Types.DecimalType) expected, nullIndex);
+                return decimal(file, (Types.DecimalType) expected, nullIndex, scratch);
             default:
                 return null;
         }
     }
 
-    private static DirectFieldDecoder simple(Kind kind, int nullIndex) {
-        return new DirectFieldDecoder(kind, nullIndex, 1L, 0, 0, 0);
+    private static DirectFieldDecoder simple(ScratchBytes scratch, Kind kind, int nullIndex) {
+        return new DirectFieldDecoder(kind, nullIndex, 1L, 0, 0, 0, scratch);
     }
 
     private static int fixedLength(Type expected) {
         return expected.typeId() == Type.TypeID.UUID ? 16 : ((Types.FixedType) expected).length();
     }
 
-    private static DirectFieldDecoder timestamp(String logicalName, int nullIndex) {
+    private static DirectFieldDecoder timestamp(
+            String logicalName, int nullIndex, ScratchBytes scratch) {
         if (logicalName == null) {
             return null;
         }
         switch (logicalName) {
             case "timestamp-millis":
             case "local-timestamp-millis":
-                return new DirectFieldDecoder(Kind.TIMESTAMP, nullIndex, 1L, 0, 0, 0);
+                return new DirectFieldDecoder(Kind.TIMESTAMP, nullIndex, 1L, 0, 0, 0, scratch);
             case "timestamp-micros":
             case "local-timestamp-micros":
-                return new DirectFieldDecoder(Kind.TIMESTAMP, nullIndex, 1_000L, 0, 0, 0);
+                return new DirectFieldDecoder(Kind.TIMESTAMP, nullIndex, 1_000L, 0, 0, 0, scratch);
             case "timestamp-nanos":
             case "local-timestamp-nanos":
-                return new DirectFieldDecoder(Kind.TIMESTAMP, nullIndex, 1_000_000L, 0, 0, 0);
+                return new DirectFieldDecoder(
+                        Kind.TIMESTAMP, nullIndex, 1_000_000L, 0, 0, 0, scratch);
             default:
                 return null;
         }
     }
 
     private static DirectFieldDecoder decimal(
-            Schema file, Types.DecimalType expected, int nullIndex) {
+            Schema file, Types.DecimalType expected, int nullIndex, ScratchBytes scratch) {
         if (!(file.getLogicalType() instanceof LogicalTypes.Decimal fileDecimal)
                 || fileDecimal.getScale() != expected.scale()) {
             return null;
@@ -216,10 +223,17 @@ final class DirectFieldDecoder {
                     1L,
                     file.getFixedSize(),
                     expected.precision(),
-                    expected.scale());
+                    expected.scale(),
+                    scratch);
         } else if (file.getType() == Schema.Type.BYTES) {
             return new DirectFieldDecoder(
-                    Kind.DECIMAL_BYTES, nullIndex, 1L, 0, expected.precision(), expected.scale());
+                    Kind.DECIMAL_BYTES,
+                    nullIndex,
+                    1L,
+                    0,
+                    expected.precision(),
+                    expected.scale(),
+                    scratch);
         }
         return null;
     }
@@ -265,42 +279,28 @@ final class DirectFieldDecoder {
                                 (int) Math.floorMod(value, unitsPerMilli) * nanosPerUnit));
                 break;
             case STRING:
-                utf8 = decoder.readString(utf8);
-                row.setBytes(pos, utf8.getBytes(), 0, utf8.getByteLength());
+                int stringLength = scratch.readString(decoder);
+                row.setBytes(pos, scratch.array(), 0, stringLength);
                 break;
             case BYTES:
-                readBytes(decoder);
-                row.setBytes(pos, bytes.array(), bytesOffset(), bytes.remaining());
+                int bytesLength = scratch.readBytes(decoder);
+                row.setBytes(pos, scratch.array(), scratch.offset(), bytesLength);
                 break;
             case FIXED:
-                decoder.readFixed(fixed, 0, fixedSize);
-                row.setBytes(pos, fixed, 0, fixedSize);
+                scratch.readFixed(decoder, fixedSize);
+                row.setBytes(pos, scratch.array(), 0, fixedSize);
                 break;
             case DECIMAL_FIXED:
-                decoder.readFixed(fixed, 0, fixedSize);
-                setDecimal(row, pos, fixed, 0, fixedSize);
+                scratch.readFixed(decoder, fixedSize);
+                setDecimal(row, pos, scratch.array(), 0, fixedSize);
                 break;
             case DECIMAL_BYTES:
-                readBytes(decoder);
-                setDecimal(row, pos, bytes.array(), bytesOffset(), bytes.remaining());
+                int decimalLength = scratch.readBytes(decoder);
+                setDecimal(row, pos, scratch.array(), scratch.offset(), decimalLength);
                 break;
             default:
                 throw new IllegalStateException("Unhandled kind of Avro field: " + kind);
         }
-    }
-
-    private void readBytes(Decoder decoder) throws IOException {
-        ByteBuffer read = decoder.readBytes(bytes);
-        if (!read.hasArray()) {
-            ByteBuffer heap = ByteBuffer.allocate(read.remaining());
-            heap.put(read).flip();
-            read = heap;
-        }
-        bytes = read;
-    }
-
-    private int bytesOffset() {
-        return bytes.arrayOffset() + bytes.position();
     }
 
     private void setDecimal(

@@ -65,6 +65,7 @@ final class FlinkAvroReadBuilder extends AvroWithPartnerVisitor<Type, ValueReade
     private static List<ValueReader<?>> markFileFields(
             Types.StructType expected, Schema record, List<ValueReader<?>> fieldReaders) {
         List<ValueReader<?>> marked = new ArrayList<>(fieldReaders.size());
+        ScratchBytes scratch = new ScratchBytes();
         List<Schema.Field> fileFields = record.getFields();
         for (int i = 0; i < fileFields.size(); i++) {
             Schema.Field fileField = fileFields.get(i);
@@ -76,7 +77,10 @@ final class FlinkAvroReadBuilder extends AvroWithPartnerVisitor<Type, ValueReade
                     expectedField == null
                             ? fieldReaders.get(i)
                             : BinaryRowReader.fileField(
-                                    fieldReaders.get(i), fileField.schema(), expectedField.type()));
+                                    fieldReaders.get(i),
+                                    fileField.schema(),
+                                    expectedField.type(),
+                                    scratch));
         }
         return marked;
     }

@@ -33,7 +33,7 @@ class DirectFieldDecoderTest {
         Schema avro = AvroSchemaUtil.convert(schema, "row");
         for (Types.NestedField field : schema.columns()) {
             Schema fileField = avro.getField(field.name()).schema();
-            assertThat(DirectFieldDecoder.forField(fileField, field.type()))
+            assertThat(DirectFieldDecoder.forField(fileField, field.type(), new ScratchBytes()))
                     .as("decoder of %s", field)
                     .isNotNull();
         }
@@ -42,7 +42,9 @@ class DirectFieldDecoderTest {
         for (Types.NestedField field : nanos.columns()) {
             assertThat(
                             DirectFieldDecoder.forField(
-                                    avroNanos.getField(field.name()).schema(), field.type()))
+                                    avroNanos.getField(field.name()).schema(),
+                                    field.type(),
+                                    new ScratchBytes()))
                     .as("decoder of %s", field)
                     .isNotNull();
         }
@@ -55,18 +57,27 @@ class DirectFieldDecoderTest {
                 SchemaBuilder.unionOf().nullType().and().intType().and().longType().endUnion();
         Schema record = SchemaBuilder.record("r").fields().requiredInt("a").endRecord();
 
-        assertThat(DirectFieldDecoder.forField(intOrString, Types.IntegerType.get())).isNull();
-        assertThat(DirectFieldDecoder.forField(threeBranches, Types.LongType.get())).isNull();
+        assertThat(
+                        DirectFieldDecoder.forField(
+                                intOrString, Types.IntegerType.get(), new ScratchBytes()))
+                .isNull();
+        assertThat(
+                        DirectFieldDecoder.forField(
+                                threeBranches, Types.LongType.get(), new ScratchBytes()))
+                .isNull();
         assertThat(
                         DirectFieldDecoder.forField(
                                 record,
                                 Types.StructType.of(
                                         Types.NestedField.required(
-                                                1, "a", Types.IntegerType.get()))))
+                                                1, "a", Types.IntegerType.get())),
+                                new ScratchBytes()))
                 .isNull();
         assertThat(
                         DirectFieldDecoder.forField(
-                                Schema.create(Schema.Type.STRING), Types.LongType.get()))
+                                Schema.create(Schema.Type.STRING),
+                                Types.LongType.get(),
+                                new ScratchBytes()))
                 .isNull();
     }
 
@@ -98,8 +109,9 @@ class DirectFieldDecoderTest {
 
         BinaryRowBuilder builder = new BinaryRowBuilder(FlinkSchemaUtil.convert(expected));
         builder.begin();
+        ScratchBytes scratch = new ScratchBytes();
         for (int pos = 0; pos < 4; pos++) {
-            DirectFieldDecoder.forField(nullSecond, expected.columns().get(pos).type())
+            DirectFieldDecoder.forField(nullSecond, expected.columns().get(pos).type(), scratch)
                     .decode(decoder, builder, pos);
         }
         RowData row = builder.finish();
