@@ -1,11 +1,14 @@
 package dev.icebergflink.data.avro;
 
 import dev.icebergflink.data.RowDataConstants;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.avro.AvroSchemaUtil;
 import org.apache.iceberg.avro.AvroWithPartnerVisitor;
 import org.apache.iceberg.avro.ValueReader;
 import org.apache.iceberg.avro.ValueReaders;
@@ -17,12 +20,23 @@ import org.apache.iceberg.util.Pair;
  * Builds the tree of {@link ValueReader}s that reads one Avro file schema into Flink rows of the
  * expected Iceberg type. It walks the file schema with the expected type as partner, matched by
  * field id; a null partner marks a part of the file that is not projected, whose readers only skip.
+ * The top-level record (the one whose partner is the expected struct itself) is read by a {@link
+ * BinaryRowReader} into binary rows; nested records become {@code GenericRowData}.
  */
 final class FlinkAvroReadBuilder extends AvroWithPartnerVisitor<Type, ValueReader<?>> {
 
+    private final Types.StructType topLevel;
+    private final RowType topLevelRowType;
     private final Map<Integer, ?> idToConstant;
 
-    FlinkAvroReadBuilder(Map<Integer, ?> idToConstant) {
+    /**
+     * A builder of readers of rows of {@code topLevel} (the very instance the visit starts with),
+     * built as binary rows of {@code topLevelRowType}.
+     */
+    FlinkAvroReadBuilder(
+            Types.StructType topLevel, RowType topLevelRowType, Map<Integer, ?> idToConstant) {
+        this.topLevel = topLevel;
+        this.topLevelRowType = topLevelRowType;
         this.idToConstant = idToConstant;
     }
 
@@ -32,10 +46,43 @@ final class FlinkAvroReadBuilder extends AvroWithPartnerVisitor<Type, ValueReade
             return ValueReaders.skipStruct(fieldReaders);
         }
         Types.StructType expected = partner.asStructType();
+        if (expected == topLevel) {
+            List<Pair<Integer, ValueReader<?>>> readPlan =
+                    ValueReaders.buildReadPlan(
+                            expected,
+                            record,
+                            markFileFields(expected, record, fieldReaders),
+                            idToConstant,
+                            RowDataConstants::convert);
+            return new BinaryRowReader(readPlan, topLevelRowType);
+        }
         List<Pair<Integer, ValueReader<?>>> readPlan =
                 ValueReaders.buildReadPlan(
                         expected, record, fieldReaders, idToConstant, RowDataConstants::convert);
         return FlinkValueReaders.row(readPlan, expected.fields().size());
+    }
+
+    private static List<ValueReader<?>> markFileFields(
+            Types.StructType expected, Schema record, List<ValueReader<?>> fieldReaders) {
+        List<ValueReader<?>> marked = new ArrayList<>(fieldReaders.size());
+        ScratchBytes scratch = new ScratchBytes();
+        List<Schema.Field> fileFields = record.getFields();
+        for (int i = 0; i < fileFields.size(); i++) {
+            Schema.Field fileField = fileFields.get(i);
+            Types.NestedField expectedField =
+                    AvroSchemaUtil.hasFieldId(fileField)
+                            ? expected.field(AvroSchemaUtil.getFieldId(fileField))
+                            : null;
+            marked.add(
+                    expectedField == null
+                            ? fieldReaders.get(i)
+                            : BinaryRowReader.fileField(
+                                    fieldReaders.get(i),
+                                    fileField.schema(),
+                                    expectedField.type(),
+                                    scratch));
+        }
+        return marked;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.icebergflink.data.avro;
 
+import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.EngineProjections;
 import dev.icebergflink.data.RowDataConstants;
 import java.io.IOException;
@@ -24,18 +25,27 @@ import org.apache.iceberg.avro.ValueReader;
  * null; renamed columns are found by id; int to long, float to double and decimal precision
  * widening are applied.
  *
+ * <p>Rows are {@link org.apache.flink.table.data.binary.BinaryRowData} of the Flink row type of the
+ * expected schema ({@link FlinkSchemaUtil#convert(Schema)}), each one new and independent of the
+ * others (the {@code reuse} argument of {@link #read} is ignored): Flink copies a binary row with
+ * one array copy. Top-level primitive columns are decoded straight into the binary layout; nested
+ * rows, arrays and maps inside are {@code GenericRowData}, {@code GenericArrayData} and {@code
+ * GenericMapData} before they are serialized into it, so their getters return binary data.
+ *
  * <p>Values in {@code idToConstant} may be Iceberg internal values or Flink internal values; they
  * are converted with {@link RowDataConstants}.
  */
 public final class FlinkPlannedAvroReader implements DatumReader<RowData>, SupportsRowPosition {
 
     private final Schema expectedSchema;
+    private final RowType rowType;
     private final Map<Integer, ?> idToConstant;
     private ValueReader<RowData> reader;
     private Supplier<Long> positionSupplier;
 
     private FlinkPlannedAvroReader(Schema expectedSchema, Map<Integer, ?> idToConstant) {
         this.expectedSchema = Objects.requireNonNull(expectedSchema, "expected (projected) schema");
+        this.rowType = FlinkSchemaUtil.convert(expectedSchema);
         this.idToConstant = RowDataConstants.convertAll(expectedSchema, idToConstant);
     }
 
@@ -72,7 +82,8 @@ public final class FlinkPlannedAvroReader implements DatumReader<RowData>, Suppo
                         AvroWithPartnerVisitor.visit(
                                 expectedSchema.asStruct(),
                                 fileSchema,
-                                new FlinkAvroReadBuilder(idToConstant),
+                                new FlinkAvroReadBuilder(
+                                        expectedSchema.asStruct(), rowType, idToConstant),
                                 AvroWithPartnerVisitor.FieldIDAccessors.get());
         if (positionSupplier != null) {
             setRowPositionSupplier(positionSupplier);

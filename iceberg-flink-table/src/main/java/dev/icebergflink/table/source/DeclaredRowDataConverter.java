@@ -87,6 +87,7 @@ public final class DeclaredRowDataConverter implements RowDataConverter<RowData>
                 return (long) (Integer) value;
             case FLOAT_TO_DOUBLE:
                 return (double) (Float) value;
+            case TIMESTAMP_LAYOUT: // the TimestampData is kept; the generic row holds it as is
             case NONE:
             default:
                 return value;

@@ -4,12 +4,14 @@ import dev.icebergflink.FlinkSchemaUtil;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.MultisetType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
 
@@ -48,7 +50,13 @@ public final class DeclaredTypes {
         /** int to long. */
         INT_TO_BIGINT,
         /** float to double. */
-        FLOAT_TO_DOUBLE
+        FLOAT_TO_DOUBLE,
+        /**
+         * The same TIMESTAMP/TIMESTAMP_LTZ value, but the declared precision lays it out
+         * differently in a binary row (up to 3 digits: the milliseconds in the field itself; more:
+         * milliseconds and nanoseconds apart), which is what readers produce: the row is rebuilt.
+         */
+        TIMESTAMP_LAYOUT
     }
 
     private DeclaredTypes() {}
@@ -129,6 +137,13 @@ public final class DeclaredTypes {
         }
         if (from == LogicalTypeRoot.FLOAT && to == LogicalTypeRoot.DOUBLE) {
             return Conversion.FLOAT_TO_DOUBLE;
+        }
+        if (from == to
+                && (to == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                        || to == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
+                && TimestampData.isCompact(LogicalTypeChecks.getPrecision(declared))
+                        != TimestampData.isCompact(LogicalTypeChecks.getPrecision(actual))) {
+            return Conversion.TIMESTAMP_LAYOUT;
         }
         boolean sameFamily =
                 (isCharacter(from) && isCharacter(to))

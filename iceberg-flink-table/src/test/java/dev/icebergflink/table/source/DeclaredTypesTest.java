@@ -7,11 +7,15 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.writer.BinaryRowWriter;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.SmallIntType;
 import org.apache.flink.table.types.logical.TimestampType;
@@ -90,6 +94,35 @@ class DeclaredTypesTest {
                                 .convert(GenericRowData.of(-5))
                                 .getLong(0))
                 .isEqualTo(-5L);
+    }
+
+    @Test
+    void timestampPrecisionsThatChangeTheBinaryLayoutRebuildTheRow() {
+        // readers produce binary rows laid out for the Iceberg side's precision (6)
+        TimestampData micros = TimestampData.fromEpochMillis(1_700_000_000_123L, 456_000);
+        BinaryRowData binary = new BinaryRowData(1);
+        BinaryRowWriter writer = new BinaryRowWriter(binary);
+        writer.writeTimestamp(0, micros, 6);
+        writer.complete();
+        RowType icebergSide = RowType.of(new TimestampType(6));
+
+        DeclaredRowDataConverter millis =
+                new DeclaredRowDataConverter("t", icebergSide, RowType.of(new TimestampType(3)));
+        assertThat(millis.isIdentity()).isFalse();
+        assertThat(millis.convert(binary).getTimestamp(0, 3)).isEqualTo(micros);
+
+        DeclaredRowDataConverter localZoned =
+                new DeclaredRowDataConverter(
+                        "t",
+                        RowType.of(new LocalZonedTimestampType(6)),
+                        RowType.of(new LocalZonedTimestampType(0)));
+        assertThat(localZoned.isIdentity()).isFalse();
+
+        // 9 digits lay the value out like 6: the binary row passes through
+        DeclaredRowDataConverter nanos =
+                new DeclaredRowDataConverter("t", icebergSide, RowType.of(new TimestampType(9)));
+        assertThat(nanos.isIdentity()).isTrue();
+        assertThat(nanos.convert(binary).getTimestamp(0, 9)).isEqualTo(micros);
     }
 
     @Test
