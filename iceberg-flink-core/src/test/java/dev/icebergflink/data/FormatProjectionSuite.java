@@ -361,7 +361,7 @@ public abstract class FormatProjectionSuite extends FormatSuite {
         assertThat(row.getRow(0, 2).getString(0).toString()).isEqualTo("x");
         assertThat(row.getRow(0, 2).getDecimal(1, 10, 2).toBigDecimal())
                 .isEqualTo(new BigDecimal("12.34"));
-        MapData map = row.getMap(1); // generic or binary, depending on the reader
+        MapData map = row.getMap(1);
         assertThat(map.size()).isEqualTo(1);
         assertThat(map.keyArray().getString(0).toString()).isEqualTo("noon");
         assertThat(map.valueArray().getInt(0)).isEqualTo(43_200_000);
