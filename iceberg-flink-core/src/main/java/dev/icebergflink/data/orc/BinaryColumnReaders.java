@@ -19,9 +19,8 @@ import org.apache.orc.storage.ql.exec.vector.LongColumnVector;
  *
  * <p>They exist so that the common columns of a scan cost no object per value: a long is copied
  * from the {@link LongColumnVector} into the row, a string's bytes from the {@link
- * BytesColumnVector}'s buffer, a compact decimal as its unscaled long. They only make sense as
- * field readers of a {@link BinaryRowReader}, which knows not to set their fields again: {@code
- * read} returns null and the value is already in the row being built.
+ * BytesColumnVector}'s buffer, a compact decimal as its unscaled long. {@link BinaryRowReader} uses
+ * them for the columns it reads from the file; everything else keeps Iceberg's value readers.
  */
 final class BinaryColumnReaders {
 
@@ -67,9 +66,9 @@ final class BinaryColumnReaders {
 
     /**
      * Writes the value of one row of a column into the builder's field; nulls (also of repeating
-     * vectors) become {@link BinaryRowBuilder#setNull}. Always returns null.
+     * vectors) become {@link BinaryRowBuilder#setNull}.
      */
-    abstract static class ColumnReader implements OrcValueReader<Object> {
+    abstract static class ColumnReader {
         final BinaryRowBuilder builder;
         final int pos;
 
@@ -78,26 +77,14 @@ final class BinaryColumnReaders {
             this.pos = pos;
         }
 
-        /** The field of the built rows this reader writes. */
-        int position() {
-            return pos;
-        }
-
-        @Override
-        public final Object read(ColumnVector vector, int row) {
+        /** Writes the value at {@code row} of {@code vector} into the field. */
+        final void read(ColumnVector vector, int row) {
             int index = vector.isRepeating ? 0 : row;
             if (!vector.noNulls && vector.isNull[index]) {
                 builder.setNull(pos);
             } else {
                 write(vector, index);
             }
-            return null;
-        }
-
-        @Override
-        public final Object nonNullRead(ColumnVector vector, int row) {
-            write(vector, row);
-            return null;
         }
 
         /** Writes the non-null value at {@code row} (already resolved for repeating vectors). */

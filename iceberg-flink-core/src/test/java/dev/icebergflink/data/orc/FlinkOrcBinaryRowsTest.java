@@ -170,6 +170,38 @@ class FlinkOrcBinaryRowsTest {
         }
     }
 
+    @Test
+    void readsRowLineageFromTheFileOrFromTheFirstRowIdAndSequenceNumber() {
+        Schema schema =
+                new Schema(
+                        required(1, "id", Types.LongType.get()),
+                        MetadataColumns.ROW_ID,
+                        MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER);
+        List<RowData> written = new ArrayList<>(ROWS);
+        for (int i = 0; i < ROWS; i++) {
+            boolean kept = i % 3 == 0; // rows rewritten with their lineage keep it in the file
+            written.add(GenericRowData.of((long) i, kept ? 9_000L + i : null, kept ? 2L : null));
+        }
+        File file = temp.resolve("lineage.orc").toFile();
+        ORC.writeRows(file, schema, null, written);
+        Map<Integer, Object> constants = new HashMap<>();
+        constants.put(MetadataColumns.ROW_ID.fieldId(), 100L);
+        constants.put(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), 5L);
+
+        List<RowData> read = ORC.readRows(file, schema, null, constants);
+
+        assertThat(read).hasSize(ROWS);
+        for (int i = 0; i < ROWS; i++) {
+            RowData row = read.get(i);
+            boolean kept = i % 3 == 0;
+            assertThat(row.getLong(0)).isEqualTo(i);
+            assertThat(row.getLong(1))
+                    .as("_row_id of row %s", i)
+                    .isEqualTo(kept ? 9_000L + i : 100L + i);
+            assertThat(row.getLong(2)).as("sequence number of row %s", i).isEqualTo(kept ? 2L : 5L);
+        }
+    }
+
     private static RowData row(int i) {
         byte[] uuid = new byte[16];
         for (int b = 0; b < uuid.length; b++) {
