@@ -24,7 +24,8 @@ import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
  * <p>Columns are matched to the file by Iceberg field id, so renamed columns are found; columns the
  * file lacks read as null; int to long, float to double and decimal precision widening are applied;
  * {@code idToConstant} values (partition values, {@code _file}, ...) and the metadata columns
- * {@code _pos} and {@code _deleted} fill their columns without touching the file.
+ * {@code _pos} and {@code _deleted} fill their columns without touching the file; row lineage
+ * columns fall back to the first row id and sequence number where the file has no value.
  *
  * <p>Top-level rows are {@link BinaryRowData}: primitive columns are decoded from ORC's column
  * vectors straight into the binary layout (no boxed values, strings copied once from ORC's buffer),
