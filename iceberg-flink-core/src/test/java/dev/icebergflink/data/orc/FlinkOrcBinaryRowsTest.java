@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.icebergflink.data.FormatTestFiles;
 import dev.icebergflink.testing.RowDataAssert;
 import java.io.File;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -23,17 +25,28 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.mapping.MappingUtil;
 import org.apache.iceberg.types.Types;
+import org.apache.orc.OrcFile;
+import org.apache.orc.TypeDescription;
+import org.apache.orc.Writer;
+import org.apache.orc.storage.common.type.HiveDecimal;
+import org.apache.orc.storage.ql.exec.vector.BytesColumnVector;
+import org.apache.orc.storage.ql.exec.vector.DecimalColumnVector;
+import org.apache.orc.storage.ql.exec.vector.LongColumnVector;
+import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ORC reader's top-level rows are {@link BinaryRowData} decoded column by column: every
  * primitive type with and without nulls, repeating vectors, nested values and constants inside the
- * binary rows, and rows that stay intact while later rows (and batches) are read.
+ * binary rows, rows that stay intact while later rows (and batches) are read, row lineage, and
+ * files without field ids read through a name mapping.
  */
 class FlinkOrcBinaryRowsTest {
 
@@ -199,6 +212,48 @@ class FlinkOrcBinaryRowsTest {
                     .as("_row_id of row %s", i)
                     .isEqualTo(kept ? 9_000L + i : 100L + i);
             assertThat(row.getLong(2)).as("sequence number of row %s", i).isEqualTo(kept ? 2L : 5L);
+        }
+    }
+
+    @Test
+    void readsAFileWithoutFieldIdsThroughANameMapping() throws IOException {
+        File file = temp.resolve("no-ids.orc").toFile();
+        TypeDescription orcSchema =
+                TypeDescription.fromString("struct<price:decimal(9,2),name:string,id:bigint>");
+        try (Writer writer =
+                OrcFile.createWriter(
+                        new org.apache.hadoop.fs.Path(file.toURI()),
+                        OrcFile.writerOptions(new Configuration()).setSchema(orcSchema))) {
+            VectorizedRowBatch batch = orcSchema.createRowBatch();
+            for (int i = 0; i < 3; i++) {
+                int row = batch.size++;
+                ((DecimalColumnVector) batch.cols[0])
+                        .set(row, HiveDecimal.create(BigDecimal.valueOf(i * 125L, 2)));
+                byte[] name = ("plain-orc-" + i).getBytes(StandardCharsets.UTF_8);
+                ((BytesColumnVector) batch.cols[1]).setVal(row, name);
+                ((LongColumnVector) batch.cols[2]).vector[row] = 10L + i;
+            }
+            writer.addRowBatch(batch);
+        }
+        Schema schema =
+                new Schema(
+                        required(1, "id", Types.LongType.get()),
+                        optional(2, "name", Types.StringType.get()),
+                        optional(3, "price", Types.DecimalType.of(9, 2)));
+
+        List<RowData> read =
+                FormatTestFiles.collect(
+                        ORC.rowReader(file)
+                                .project(schema)
+                                .withNameMapping(MappingUtil.create(schema))
+                                .build());
+
+        assertThat(read).hasSize(3).allMatch(row -> row instanceof BinaryRowData);
+        for (int i = 0; i < 3; i++) {
+            assertThat(read.get(i).getLong(0)).isEqualTo(10L + i);
+            assertThat(read.get(i).getString(1).toString()).isEqualTo("plain-orc-" + i);
+            assertThat(read.get(i).getDecimal(2, 9, 2).toBigDecimal())
+                    .isEqualTo(BigDecimal.valueOf(i * 125L, 2));
         }
     }
 
