@@ -50,8 +50,14 @@ public final class BinaryRowBuilder {
     private final TypeSerializer<?>[] serializers;
     private final BinaryRowData scratch;
     private final BinaryRowWriter writer;
-    private byte[] viewedArray;
-    private MemorySegment[] viewedSegments;
+
+    /** Per field, the last buffer {@link #setBytes} saw and its wrapping segments. */
+    private final byte[][] viewedArrays;
+
+    private final MemorySegment[][] viewedSegments;
+
+    /** One string view, pointed at each value {@link #setBytes} writes. */
+    private final BinaryStringData bytesView;
 
     private byte[] chunk;
     private MemorySegment[] chunkSegments;
@@ -66,6 +72,9 @@ public final class BinaryRowBuilder {
         this.serializers = new TypeSerializer<?>[arity];
         this.scratch = new BinaryRowData(arity);
         this.writer = new BinaryRowWriter(scratch, 64);
+        this.viewedArrays = new byte[arity][];
+        this.viewedSegments = new MemorySegment[arity][];
+        this.bytesView = BinaryStringData.fromAddress(new MemorySegment[0], 0, 0);
     }
 
     /** The number of fields of the rows built. */
@@ -115,15 +124,20 @@ public final class BinaryRowBuilder {
     /**
      * Sets a STRING/VARCHAR/CHAR or BINARY/VARBINARY field to {@code length} bytes of {@code bytes}
      * from {@code offset} (UTF-8 for strings); the bytes are copied, so the array may be a reused
-     * buffer.
+     * buffer. Allocates nothing while a field's values keep coming from the same array (a decoder's
+     * buffer); the builder holds on to the last array of each field until the next.
      */
     public void setBytes(int pos, byte[] bytes, int offset, int length) {
-        if (bytes != viewedArray) {
-            viewedArray = bytes;
-            viewedSegments = new MemorySegment[] {MemorySegmentFactory.wrap(bytes)};
+        MemorySegment[] segments = viewedSegments[pos];
+        if (bytes != viewedArrays[pos]) {
+            // per field: columns read from different buffers would otherwise wrap on every value
+            segments = new MemorySegment[] {MemorySegmentFactory.wrap(bytes)};
+            viewedArrays[pos] = bytes;
+            viewedSegments[pos] = segments;
         }
-        // strings and binaries share one layout in a binary row; the view is one small object
-        writer.writeString(pos, BinaryStringData.fromAddress(viewedSegments, offset, length));
+        // strings and binaries share one layout in a binary row; the writer only reads the view
+        bytesView.getBinarySection().pointTo(segments, offset, length);
+        writer.writeString(pos, bytesView);
     }
 
     /** Sets a DECIMAL field; the decimal has the field's precision and scale. */

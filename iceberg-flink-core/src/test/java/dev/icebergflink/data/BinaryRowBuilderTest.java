@@ -116,6 +116,38 @@ class BinaryRowBuilderTest {
     }
 
     @Test
+    void bytesOfFieldsFromDifferentAndChangingBuffersLandInTheirOwnFields() {
+        RowType type =
+                RowType.of(
+                        VarCharType.STRING_TYPE,
+                        new VarBinaryType(VarBinaryType.MAX_LENGTH),
+                        VarCharType.STRING_TYPE);
+        BinaryRowBuilder builder = new BinaryRowBuilder(type);
+        byte[] names = "name-one|name-two".getBytes(StandardCharsets.UTF_8);
+        byte[] payloads = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 10, 11, 12, 13};
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            // like column decoders: each field reads from its own buffer, a new one now and then
+            byte[] comments =
+                    ("comment number " + i + " of a batch").getBytes(StandardCharsets.UTF_8);
+            builder.begin();
+            builder.setBytes(0, names, i % 2 * 9, 8);
+            builder.setBytes(1, payloads, i, 9);
+            builder.setBytes(2, comments, 0, comments.length);
+            rows.add(builder.finish());
+        }
+
+        for (int i = 0; i < rows.size(); i++) {
+            RowData row = rows.get(i);
+            assertThat(row.getString(0).toString()).isEqualTo(i % 2 == 0 ? "name-one" : "name-two");
+            assertThat(row.getBinary(1))
+                    .isEqualTo(java.util.Arrays.copyOfRange(payloads, i, i + 9));
+            assertThat(row.getString(2).toString())
+                    .isEqualTo("comment number " + i + " of a batch");
+        }
+    }
+
+    @Test
     void largeRowsGetTheirOwnArray() {
         RowType type = RowType.of(new BigIntType(), VarCharType.STRING_TYPE);
         BinaryRowBuilder builder = new BinaryRowBuilder(type);

@@ -1,9 +1,12 @@
 package dev.icebergflink.data.orc;
 
+import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.BinaryRowBuilder;
 import dev.icebergflink.data.RowDataConstants;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.orc.OrcRowReader;
 import org.apache.iceberg.orc.OrcSchemaWithTypeVisitor;
@@ -21,17 +24,23 @@ import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
  * <p>Columns are matched to the file by Iceberg field id, so renamed columns are found; columns the
  * file lacks read as null; int to long, float to double and decimal precision widening are applied;
  * {@code idToConstant} values (partition values, {@code _file}, ...) and the metadata columns
- * {@code _pos} and {@code _deleted} fill their columns without touching the file. Values follow the
- * connector's conventions: {@code StringData}, {@code DecimalData}, {@code TimestampData}, int
- * millis for time, byte[] for uuid/fixed/binary, {@code GenericRowData}/{@code
- * GenericArrayData}/{@code GenericMapData} for nested types. Every row handed out is a new object.
+ * {@code _pos} and {@code _deleted} fill their columns without touching the file; row lineage
+ * columns fall back to the first row id and sequence number where the file has no value.
+ *
+ * <p>Top-level rows are {@link BinaryRowData}: primitive columns are decoded from ORC's column
+ * vectors straight into the binary layout (no boxed values, strings copied once from ORC's buffer),
+ * so that Flink's per-record copy between operators is one array copy. Each row handed out is a new
+ * object that stays valid after later rows and batches are read. Values follow the connector's
+ * conventions: strings, decimals and timestamps read as {@code StringData}, {@code DecimalData} and
+ * {@code TimestampData}, int millis for time, byte[] for uuid/fixed/binary; nested values are
+ * {@code GenericRowData}/{@code GenericArrayData}/{@code GenericMapData} inside the binary row.
  */
 public final class FlinkOrcReader implements OrcRowReader<RowData> {
 
-    private final OrcValueReader<?> reader;
+    private final BinaryRowReader reader;
     private ColumnVectorsView batchView;
 
-    private FlinkOrcReader(OrcValueReader<?> reader) {
+    private FlinkOrcReader(BinaryRowReader reader) {
         this.reader = reader;
     }
 
@@ -46,9 +55,14 @@ public final class FlinkOrcReader implements OrcRowReader<RowData> {
     public static OrcRowReader<RowData> buildReader(
             Schema expectedSchema, TypeDescription readOrcSchema, Map<Integer, ?> idToConstant) {
         Map<Integer, Object> constants = RowDataConstants.convertAll(expectedSchema, idToConstant);
+        ReaderBuilder readers =
+                new ReaderBuilder(
+                        expectedSchema.asStruct(),
+                        new BinaryRowBuilder(FlinkSchemaUtil.convert(expectedSchema)),
+                        constants);
         return new FlinkOrcReader(
-                OrcSchemaWithTypeVisitor.visit(
-                        expectedSchema, readOrcSchema, new ReaderBuilder(constants)));
+                (BinaryRowReader)
+                        OrcSchemaWithTypeVisitor.visit(expectedSchema, readOrcSchema, readers));
     }
 
     @Override
@@ -56,7 +70,7 @@ public final class FlinkOrcReader implements OrcRowReader<RowData> {
         if (batchView == null || !batchView.wraps(batch)) {
             batchView = new ColumnVectorsView(batch);
         }
-        return (RowData) reader.read(batchView.vector, row);
+        return reader.readRow(batchView.vector, row);
     }
 
     @Override
@@ -81,9 +95,14 @@ public final class FlinkOrcReader implements OrcRowReader<RowData> {
 
     /** Chooses a value reader for every (Iceberg type, ORC type) pair of the projection. */
     private static final class ReaderBuilder extends OrcSchemaWithTypeVisitor<OrcValueReader<?>> {
+        private final Types.StructType root;
+        private final BinaryRowBuilder rows;
         private final Map<Integer, ?> idToConstant;
 
-        private ReaderBuilder(Map<Integer, ?> idToConstant) {
+        private ReaderBuilder(
+                Types.StructType root, BinaryRowBuilder rows, Map<Integer, ?> idToConstant) {
+            this.root = root;
+            this.rows = rows;
             this.idToConstant = idToConstant;
         }
 
@@ -93,6 +112,10 @@ public final class FlinkOrcReader implements OrcRowReader<RowData> {
                 TypeDescription record,
                 List<String> names,
                 List<OrcValueReader<?>> fields) {
+            if (struct == root) {
+                // the top level: binary rows; nested structs stay generic rows inside them
+                return BinaryRowReader.build(record, fields, struct, idToConstant, rows);
+            }
             return FlinkOrcReaders.struct(record, fields, struct, idToConstant);
         }
 

@@ -1,0 +1,216 @@
+package dev.icebergflink.data.orc;
+
+import dev.icebergflink.data.BinaryRowBuilder;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.iceberg.orc.OrcValueReader;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.orc.storage.ql.exec.vector.BytesColumnVector;
+import org.apache.orc.storage.ql.exec.vector.ColumnVector;
+import org.apache.orc.storage.ql.exec.vector.Decimal64ColumnVector;
+import org.apache.orc.storage.ql.exec.vector.DecimalColumnVector;
+import org.apache.orc.storage.ql.exec.vector.DoubleColumnVector;
+import org.apache.orc.storage.ql.exec.vector.LongColumnVector;
+
+/**
+ * Readers of top-level primitive ORC columns that write each value straight into a field of a
+ * {@link BinaryRowBuilder} with its typed setter, instead of returning a (boxed) Flink value.
+ *
+ * <p>They exist so that the common columns of a scan cost no object per value: a long is copied
+ * from the {@link LongColumnVector} into the row, a string's bytes from the {@link
+ * BytesColumnVector}'s buffer, a compact decimal as its unscaled long. {@link BinaryRowReader} uses
+ * them for the columns it reads from the file; everything else keeps Iceberg's value readers.
+ */
+final class BinaryColumnReaders {
+
+    private static final long MICROS_PER_MILLI = 1_000L;
+
+    private BinaryColumnReaders() {}
+
+    /**
+     * A reader writing column values of Iceberg type {@code type} into field {@code pos} of {@code
+     * builder}, or null when the type has no typed setter and must go through {@link
+     * BinaryRowBuilder#setValue}.
+     */
+    static ColumnReader forType(Type.PrimitiveType type, BinaryRowBuilder builder, int pos) {
+        switch (type.typeId()) {
+            case BOOLEAN:
+                return new BooleanColumn(builder, pos);
+            case INTEGER:
+            case DATE:
+                return new IntColumn(builder, pos);
+            case LONG:
+                return new LongColumn(builder, pos);
+            case FLOAT:
+                return new FloatColumn(builder, pos);
+            case DOUBLE:
+                return new DoubleColumn(builder, pos);
+            case TIME:
+                return new TimeColumn(builder, pos);
+            case TIMESTAMP:
+            case TIMESTAMP_NANO:
+                return new TimestampColumn(builder, pos);
+            case STRING:
+            case UUID:
+            case FIXED:
+            case BINARY:
+                return new BytesColumn(builder, pos);
+            case DECIMAL:
+                Types.DecimalType decimal = (Types.DecimalType) type;
+                return new DecimalColumn(builder, pos, decimal.precision(), decimal.scale());
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * Writes the value of one row of a column into the builder's field; nulls (also of repeating
+     * vectors) become {@link BinaryRowBuilder#setNull}.
+     */
+    abstract static class ColumnReader {
+        final BinaryRowBuilder builder;
+        final int pos;
+
+        ColumnReader(BinaryRowBuilder builder, int pos) {
+            this.builder = builder;
+            this.pos = pos;
+        }
+
+        /** Writes the value at {@code row} of {@code vector} into the field. */
+        final void read(ColumnVector vector, int row) {
+            int index = vector.isRepeating ? 0 : row;
+            if (!vector.noNulls && vector.isNull[index]) {
+                builder.setNull(pos);
+            } else {
+                write(vector, index);
+            }
+        }
+
+        /** Writes the non-null value at {@code row} (already resolved for repeating vectors). */
+        abstract void write(ColumnVector vector, int row);
+    }
+
+    private static final class BooleanColumn extends ColumnReader {
+        private BooleanColumn(BinaryRowBuilder builder, int pos) {
+            super(builder, pos);
+        }
+
+        @Override
+        void write(ColumnVector vector, int row) {
+            builder.setBoolean(pos, ((LongColumnVector) vector).vector[row] != 0);
+        }
+    }
+
+    private static final class IntColumn extends ColumnReader {
+        private IntColumn(BinaryRowBuilder builder, int pos) {
+            super(builder, pos);
+        }
+
+        @Override
+        void write(ColumnVector vector, int row) {
+            builder.setInt(pos, (int) ((LongColumnVector) vector).vector[row]);
+        }
+    }
+
+    private static final class LongColumn extends ColumnReader {
+        private LongColumn(BinaryRowBuilder builder, int pos) {
+            super(builder, pos);
+        }
+
+        @Override
+        void write(ColumnVector vector, int row) {
+            builder.setLong(pos, ((LongColumnVector) vector).vector[row]);
+        }
+    }
+
+    private static final class FloatColumn extends ColumnReader {
+        private FloatColumn(BinaryRowBuilder builder, int pos) {
+            super(builder, pos);
+        }
+
+        @Override
+        void write(ColumnVector vector, int row) {
+            builder.setFloat(pos, (float) ((DoubleColumnVector) vector).vector[row]);
+        }
+    }
+
+    private static final class DoubleColumn extends ColumnReader {
+        private DoubleColumn(BinaryRowBuilder builder, int pos) {
+            super(builder, pos);
+        }
+
+        @Override
+        void write(ColumnVector vector, int row) {
+            builder.setDouble(pos, ((DoubleColumnVector) vector).vector[row]);
+        }
+    }
+
+    /** Flink TIME: Iceberg's micros of day truncated to int millis. */
+    private static final class TimeColumn extends ColumnReader {
+        private TimeColumn(BinaryRowBuilder builder, int pos) {
+            super(builder, pos);
+        }
+
+        @Override
+        void write(ColumnVector vector, int row) {
+            builder.setInt(pos, (int) (((LongColumnVector) vector).vector[row] / MICROS_PER_MILLI));
+        }
+    }
+
+    private static final class TimestampColumn extends ColumnReader {
+        private final OrcValueReader<TimestampData> timestamps = FlinkOrcReaders.timestamps();
+
+        private TimestampColumn(BinaryRowBuilder builder, int pos) {
+            super(builder, pos);
+        }
+
+        @Override
+        void write(ColumnVector vector, int row) {
+            builder.setTimestamp(pos, timestamps.nonNullRead(vector, row));
+        }
+    }
+
+    /** Strings (UTF-8) and binaries: the bytes are copied from ORC's buffer into the row. */
+    private static final class BytesColumn extends ColumnReader {
+        private BytesColumn(BinaryRowBuilder builder, int pos) {
+            super(builder, pos);
+        }
+
+        @Override
+        void write(ColumnVector vector, int row) {
+            BytesColumnVector bytes = (BytesColumnVector) vector;
+            builder.setBytes(pos, bytes.vector[row], bytes.start[row], bytes.length[row]);
+        }
+    }
+
+    /**
+     * Decimals of the expected (possibly widened) precision: compact ones as their unscaled long,
+     * wide ones (and file scales that differ) through a {@link DecimalData}.
+     */
+    private static final class DecimalColumn extends ColumnReader {
+        private final boolean compact;
+        private final int scale;
+        private final OrcValueReader<DecimalData> decimals;
+
+        private DecimalColumn(BinaryRowBuilder builder, int pos, int precision, int scale) {
+            super(builder, pos);
+            this.compact = DecimalData.isCompact(precision);
+            this.scale = scale;
+            this.decimals = FlinkOrcReaders.decimals(precision, scale);
+        }
+
+        @Override
+        void write(ColumnVector vector, int row) {
+            if (compact && vector instanceof DecimalColumnVector values) {
+                builder.setCompactDecimal(pos, values.vector[row].serialize64(scale));
+            } else if (compact
+                    && vector instanceof Decimal64ColumnVector values
+                    && values.scale == scale) {
+                builder.setCompactDecimal(pos, values.vector[row]);
+            } else {
+                builder.setDecimal(pos, decimals.nonNullRead(vector, row));
+            }
+        }
+    }
+}
