@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericArrayData;
-import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
@@ -361,8 +361,10 @@ public abstract class FormatProjectionSuite extends FormatSuite {
         assertThat(row.getRow(0, 2).getString(0).toString()).isEqualTo("x");
         assertThat(row.getRow(0, 2).getDecimal(1, 10, 2).toBigDecimal())
                 .isEqualTo(new BigDecimal("12.34"));
-        GenericMapData map = (GenericMapData) row.getMap(1);
-        assertThat(map.get(StringData.fromString("noon"))).isEqualTo(43_200_000);
+        MapData map = row.getMap(1);
+        assertThat(map.size()).isEqualTo(1);
+        assertThat(map.keyArray().getString(0).toString()).isEqualTo("noon");
+        assertThat(map.valueArray().getInt(0)).isEqualTo(43_200_000);
         assertThat(row.isNullAt(2)).isTrue();
     }
 
