@@ -50,8 +50,14 @@ public final class BinaryRowBuilder {
     private final TypeSerializer<?>[] serializers;
     private final BinaryRowData scratch;
     private final BinaryRowWriter writer;
-    private byte[] viewedArray;
-    private MemorySegment[] viewedSegments;
+
+    /** Per field, the last array given to {@link #setBytes} and its wrapping segments. */
+    private final byte[][] viewedArrays;
+
+    private final MemorySegment[][] viewedSegments;
+
+    /** A view of the bytes being set, repointed for every {@link #setBytes} call. */
+    private BinaryStringData bytesView;
 
     private byte[] chunk;
     private MemorySegment[] chunkSegments;
@@ -66,6 +72,8 @@ public final class BinaryRowBuilder {
         this.serializers = new TypeSerializer<?>[arity];
         this.scratch = new BinaryRowData(arity);
         this.writer = new BinaryRowWriter(scratch, 64);
+        this.viewedArrays = new byte[arity][];
+        this.viewedSegments = new MemorySegment[arity][];
     }
 
     /** The number of fields of the rows built. */
@@ -118,12 +126,22 @@ public final class BinaryRowBuilder {
      * buffer.
      */
     public void setBytes(int pos, byte[] bytes, int offset, int length) {
-        if (bytes != viewedArray) {
-            viewedArray = bytes;
-            viewedSegments = new MemorySegment[] {MemorySegmentFactory.wrap(bytes)};
+        // readers pass each field's bytes from the same page or batch buffer row after row, so
+        // the segment wrapping an array is kept per field
+        MemorySegment[] segments = viewedSegments[pos];
+        if (bytes != viewedArrays[pos]) {
+            segments = new MemorySegment[] {MemorySegmentFactory.wrap(bytes)};
+            viewedArrays[pos] = bytes;
+            viewedSegments[pos] = segments;
         }
-        // strings and binaries share one layout in a binary row; the view is one small object
-        writer.writeString(pos, BinaryStringData.fromAddress(viewedSegments, offset, length));
+        if (bytesView == null) {
+            bytesView = BinaryStringData.fromAddress(segments, offset, length);
+        } else {
+            // the view never leaves the builder, so it is repointed instead of made anew
+            bytesView.getBinarySection().pointTo(segments, offset, length);
+        }
+        // strings and binaries share one layout in a binary row
+        writer.writeString(pos, bytesView);
     }
 
     /** Sets a DECIMAL field; the decimal has the field's precision and scale. */

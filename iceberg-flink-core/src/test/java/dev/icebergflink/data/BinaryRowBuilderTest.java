@@ -116,6 +116,36 @@ class BinaryRowBuilderTest {
     }
 
     @Test
+    void setBytesTakesEachFieldFromItsOwnChangingBuffer() {
+        RowType type =
+                RowType.of(
+                        VarCharType.STRING_TYPE,
+                        new VarBinaryType(VarBinaryType.MAX_LENGTH),
+                        VarCharType.STRING_TYPE);
+        BinaryRowBuilder builder = new BinaryRowBuilder(type);
+        byte[] first = "..first-column-page..".getBytes(StandardCharsets.UTF_8);
+        byte[] second = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            byte[] third = ("third-" + i).getBytes(StandardCharsets.UTF_8); // a new array per row
+            builder.begin();
+            builder.setBytes(0, first, 2, first.length - 4);
+            builder.setBytes(1, second, i, 3);
+            builder.setBytes(2, third, 0, third.length);
+            rows.add(builder.finish());
+            first[2] = (byte) ('0' + i); // a reused buffer whose bytes change
+        }
+
+        for (int i = 0; i < 3; i++) {
+            RowData row = rows.get(i);
+            char lead = i == 0 ? 'f' : (char) ('0' + i - 1);
+            assertThat(row.getString(0).toString()).isEqualTo(lead + "irst-column-page");
+            assertThat(row.getBinary(1)).containsExactly(second[i], second[i + 1], second[i + 2]);
+            assertThat(row.getString(2).toString()).isEqualTo("third-" + i);
+        }
+    }
+
+    @Test
     void largeRowsGetTheirOwnArray() {
         RowType type = RowType.of(new BigIntType(), VarCharType.STRING_TYPE);
         BinaryRowBuilder builder = new BinaryRowBuilder(type);
