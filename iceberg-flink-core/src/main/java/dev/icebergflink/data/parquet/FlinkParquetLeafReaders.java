@@ -3,6 +3,9 @@ package dev.icebergflink.data.parquet;
 import dev.icebergflink.data.BinaryRowBuilder;
 import dev.icebergflink.data.RowDataConstants;
 import dev.icebergflink.data.StringDataArena;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -249,11 +252,12 @@ final class FlinkParquetLeafReaders {
 
     /**
      * Hands the bytes of a Parquet {@link Binary} to a {@link BinaryRowBuilder} without copying
-     * them first: a heap-backed binary is passed as its array, offset and length; only a binary
-     * backed by direct memory is copied, into a reused scratch array.
+     * them first. {@link Binary#writeTo(OutputStream)} passes a heap-backed binary's own array,
+     * offset and length to the stream, and the stream here passes them on to {@link
+     * BinaryRowBuilder#setBytes} (where {@code toByteBuffer()} would make a buffer per value).
      */
     private abstract static class BinaryLeafReader<T> extends LeafReader<T> {
-        private byte[] scratch = new byte[0];
+        private final FieldSink sink = new FieldSink();
 
         private BinaryLeafReader(ColumnDescriptor desc) {
             super(desc);
@@ -261,17 +265,31 @@ final class FlinkParquetLeafReaders {
 
         @Override
         final void write(BinaryRowBuilder row, int pos) {
-            ByteBuffer buffer = column.nextBinary().toByteBuffer();
-            int length = buffer.remaining();
-            if (buffer.hasArray()) {
-                row.setBytes(pos, buffer.array(), buffer.arrayOffset() + buffer.position(), length);
-                return;
+            Binary binary = column.nextBinary();
+            sink.row = row;
+            sink.pos = pos;
+            try {
+                binary.writeTo(sink);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // the sink does no I/O
             }
-            if (scratch.length < length) {
-                scratch = new byte[Math.max(length, scratch.length * 2)];
-            }
-            buffer.get(scratch, 0, length);
-            row.setBytes(pos, scratch, 0, length);
+        }
+    }
+
+    /** The stream a binary writes itself to: one call per value, forwarded to the row field. */
+    private static final class FieldSink extends OutputStream {
+        private BinaryRowBuilder row;
+        private int pos;
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) {
+            row.setBytes(pos, bytes, offset, length);
+        }
+
+        @Override
+        public void write(int b) {
+            throw new UnsupportedOperationException(
+                    "A Parquet binary value is expected to write its bytes in one call");
         }
     }
 
