@@ -4,8 +4,12 @@ import dev.icebergflink.source.reader.RowDataConverter;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 /**
  * Turns the rows the Iceberg source reads into rows of the types the SQL table declares (see {@link
@@ -13,7 +17,8 @@ import org.apache.flink.table.types.logical.RowType;
  *
  * <p>It exists so that a connector table declared with, say, {@code TINYINT} over an Iceberg {@code
  * int} receives {@code byte} values, as Flink's generated code expects. When no column needs a
- * conversion the rows pass through unchanged; otherwise each row is copied once.
+ * conversion and every column has the same binary layout as declared, the rows pass through
+ * unchanged; otherwise each row is copied once.
  */
 public final class DeclaredRowDataConverter implements RowDataConverter<RowData> {
 
@@ -46,9 +51,28 @@ public final class DeclaredRowDataConverter implements RowDataConverter<RowData>
                     DeclaredTypes.conversion(
                             tableName, names[i], declared.getTypeAt(i), icebergSide.getTypeAt(i));
             getters[i] = RowData.createFieldGetter(icebergSide.getTypeAt(i), i);
-            allNone &= conversions[i] == DeclaredTypes.Conversion.NONE;
+            allNone &=
+                    conversions[i] == DeclaredTypes.Conversion.NONE
+                            && sameBinaryLayout(declared.getTypeAt(i), icebergSide.getTypeAt(i));
         }
         this.identity = allNone;
+    }
+
+    /**
+     * Whether a field of type {@code actual} in a {@code BinaryRowData} (the readers' rows) reads
+     * correctly as {@code declared}. A binary row keeps a timestamp of precision up to 3 as one
+     * long and a more precise one as millis and nanos elsewhere in the row, so a timestamp declared
+     * on the other side of that line is copied into a generic row, which holds {@link
+     * TimestampData} whatever the precision.
+     */
+    private static boolean sameBinaryLayout(LogicalType declared, LogicalType actual) {
+        LogicalTypeRoot root = actual.getTypeRoot();
+        if (root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            return TimestampData.isCompact(LogicalTypeChecks.getPrecision(declared))
+                    == TimestampData.isCompact(LogicalTypeChecks.getPrecision(actual));
+        }
+        return true;
     }
 
     /** Whether rows pass through unchanged. */

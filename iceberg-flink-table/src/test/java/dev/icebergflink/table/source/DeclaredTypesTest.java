@@ -3,10 +3,12 @@ package dev.icebergflink.table.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.data.BinaryRowBuilder;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.DoubleType;
@@ -90,6 +92,31 @@ class DeclaredTypesTest {
                                 .convert(GenericRowData.of(-5))
                                 .getLong(0))
                 .isEqualTo(-5L);
+    }
+
+    @Test
+    void timestampsDeclaredAcrossTheCompactPrecisionAreCopiedOutOfBinaryRows() {
+        RowType icebergSide = RowType.of(new TimestampType(6), new TimestampType(6));
+        TimestampData ts = TimestampData.fromEpochMillis(1_704_103_200_123L, 456_000);
+        BinaryRowBuilder builder = new BinaryRowBuilder(icebergSide);
+        builder.begin();
+        builder.setTimestamp(0, ts);
+        builder.setTimestamp(1, ts);
+        RowData read = builder.finish();
+
+        DeclaredRowDataConverter compact =
+                new DeclaredRowDataConverter(
+                        "t", icebergSide, RowType.of(new TimestampType(3), new TimestampType(9)));
+        assertThat(compact.isIdentity()).isFalse();
+        RowData converted = compact.convert(read);
+        assertThat(converted.getTimestamp(0, 3).getMillisecond()).isEqualTo(1_704_103_200_123L);
+        assertThat(converted.getTimestamp(1, 9)).isEqualTo(ts);
+
+        DeclaredRowDataConverter precise =
+                new DeclaredRowDataConverter(
+                        "t", icebergSide, RowType.of(new TimestampType(9), new TimestampType(6)));
+        assertThat(precise.isIdentity()).isTrue();
+        assertThat(precise.convert(read).getTimestamp(0, 9)).isEqualTo(ts);
     }
 
     @Test
