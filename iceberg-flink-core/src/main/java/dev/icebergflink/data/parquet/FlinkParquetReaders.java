@@ -1,7 +1,9 @@
 package dev.icebergflink.data.parquet;
 
+import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.EngineProjections;
 import dev.icebergflink.data.RowDataConstants;
+import dev.icebergflink.data.parquet.FlinkParquetLeafReaders.LeafReader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,9 +36,12 @@ import org.apache.parquet.schema.PrimitiveType;
  * decimal precision are applied. Timestamps are read in the file's unit (millis, micros, nanos, or
  * legacy INT96); times are truncated to Flink's milliseconds.
  *
- * <p>Rows follow the shared conventions: {@code GenericRowData}, {@code GenericArrayData}, {@code
- * GenericMapData}, {@code StringData}, {@code DecimalData}, {@code TimestampData}, {@code byte[]}
- * for uuid, fixed and binary.
+ * <p>Top-level rows are {@code BinaryRowData} (see {@link FlinkParquetBinaryRowReader}): Flink
+ * copies them between operators with one array copy, and the file's primitive columns are decoded
+ * straight into them. Values inside follow the shared conventions: nested rows are {@code
+ * GenericRowData}, then {@code GenericArrayData}, {@code GenericMapData}, {@code StringData},
+ * {@code DecimalData}, {@code TimestampData}, {@code byte[]} for uuid, fixed and binary; read them
+ * through the {@code RowData} getters, never by casting the row.
  */
 public final class FlinkParquetReaders {
 
@@ -92,7 +97,24 @@ public final class FlinkParquetReaders {
                 Types.StructType expected,
                 MessageType message,
                 List<ParquetValueReader<?>> fieldReaders) {
-            return struct(expected, message, fieldReaders);
+            FileFields fileFields = new FileFields(message, fieldReaders);
+            int constantDefinitionLevel = fileSchema.getMaxDefinitionLevel(currentPath());
+            List<Types.NestedField> fields = expected.fields();
+            List<FlinkParquetBinaryRowReader.Field> rowFields = new ArrayList<>(fields.size());
+            for (Types.NestedField field : fields) {
+                ParquetValueReader<?> fileReader = fileFields.readersById.get(field.fieldId());
+                ParquetValueReader<?> reader =
+                        fieldReader(field, fileReader, constantDefinitionLevel);
+                FlinkParquetBinaryRowReader.Field direct =
+                        fileFields.directById.get(field.fieldId());
+                // a column the file has and no metadata reader or constant replaces
+                rowFields.add(
+                        reader == fileReader && direct != null
+                                ? direct
+                                : FlinkParquetBinaryRowReader.Field.value(reader));
+            }
+            return new FlinkParquetBinaryRowReader(
+                    (RowType) FlinkSchemaUtil.convert(expected), rowFields);
         }
 
         @Override
@@ -103,30 +125,62 @@ public final class FlinkParquetReaders {
             if (expected == null) {
                 return null; // not projected
             }
-            Map<Integer, ParquetValueReader<?>> readersById = new HashMap<>();
-            for (int i = 0; i < fieldReaders.size(); i++) {
-                ParquetValueReader<?> reader = fieldReaders.get(i);
-                org.apache.parquet.schema.Type fieldType = struct.getType(i);
-                if (reader != null && fieldType.getId() != null) {
-                    int definitionLevel =
-                            fileSchema.getMaxDefinitionLevel(path(fieldType.getName())) - 1;
-                    readersById.put(
-                            fieldType.getId().intValue(),
-                            ParquetValueReaders.option(fieldType, definitionLevel, reader));
-                }
-            }
-
+            FileFields fileFields = new FileFields(struct, fieldReaders);
             int constantDefinitionLevel = fileSchema.getMaxDefinitionLevel(currentPath());
             List<Types.NestedField> fields = expected.fields();
             List<ParquetValueReader<?>> readers = new ArrayList<>(fields.size());
             for (Types.NestedField field : fields) {
-                int id = field.fieldId();
-                ParquetValueReader<?> reader =
-                        ParquetValueReaders.replaceWithMetadataReader(
-                                id, readersById.get(id), idToConstant, constantDefinitionLevel);
-                readers.add(reader != null ? reader : missing(field, constantDefinitionLevel));
+                readers.add(
+                        fieldReader(
+                                field,
+                                fileFields.readersById.get(field.fieldId()),
+                                constantDefinitionLevel));
             }
             return FlinkParquetValueReaders.row(readers, fields.size());
+        }
+
+        /**
+         * The reader of an expected field: its metadata reader or constant, else the file's column
+         * ({@code fileReader}, null when the file has none), else its default or nulls.
+         */
+        private ParquetValueReader<?> fieldReader(
+                Types.NestedField field,
+                ParquetValueReader<?> fileReader,
+                int constantDefinitionLevel) {
+            ParquetValueReader<?> reader =
+                    ParquetValueReaders.replaceWithMetadataReader(
+                            field.fieldId(), fileReader, idToConstant, constantDefinitionLevel);
+            return reader != null ? reader : missing(field, constantDefinitionLevel);
+        }
+
+        /** The readers of the fields of one file struct, by Iceberg field id. */
+        private final class FileFields {
+            /** Option-wrapped readers of the projected fields. */
+            private final Map<Integer, ParquetValueReader<?>> readersById = new HashMap<>();
+
+            /** The primitive fields among them, for reading straight into a binary row. */
+            private final Map<Integer, FlinkParquetBinaryRowReader.Field> directById =
+                    new HashMap<>();
+
+            private FileFields(GroupType struct, List<ParquetValueReader<?>> fieldReaders) {
+                for (int i = 0; i < fieldReaders.size(); i++) {
+                    ParquetValueReader<?> reader = fieldReaders.get(i);
+                    org.apache.parquet.schema.Type fieldType = struct.getType(i);
+                    if (reader != null && fieldType.getId() != null) {
+                        int id = fieldType.getId().intValue();
+                        int definitionLevel =
+                                fileSchema.getMaxDefinitionLevel(path(fieldType.getName())) - 1;
+                        readersById.put(
+                                id, ParquetValueReaders.option(fieldType, definitionLevel, reader));
+                        if (reader instanceof LeafReader<?> leaf) {
+                            directById.put(
+                                    id,
+                                    FlinkParquetBinaryRowReader.Field.direct(
+                                            leaf, definitionLevel));
+                        }
+                    }
+                }
+            }
         }
 
         private ParquetValueReader<?> missing(Types.NestedField field, int definitionLevel) {
@@ -216,32 +270,34 @@ public final class FlinkParquetReaders {
             ColumnDescriptor desc = fileSchema.getColumnDescription(currentPath());
             switch (expected.typeId()) {
                 case BOOLEAN:
+                    return FlinkParquetLeafReaders.booleans(desc);
                 case INTEGER:
-                case FLOAT:
                 case DATE:
-                    return ParquetValueReaders.unboxed(desc);
+                    return FlinkParquetLeafReaders.ints(desc);
+                case FLOAT:
+                    return FlinkParquetLeafReaders.floats(desc);
                 case LONG:
                     return prim.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT32
-                            ? ParquetValueReaders.intsAsLongs(desc)
-                            : ParquetValueReaders.unboxed(desc);
+                            ? FlinkParquetLeafReaders.intsAsLongs(desc)
+                            : FlinkParquetLeafReaders.longs(desc);
                 case DOUBLE:
                     return prim.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.FLOAT
-                            ? ParquetValueReaders.floatsAsDoubles(desc)
-                            : ParquetValueReaders.unboxed(desc);
+                            ? FlinkParquetLeafReaders.floatsAsDoubles(desc)
+                            : FlinkParquetLeafReaders.doubles(desc);
                 case TIME:
-                    return FlinkParquetValueReaders.timeMillis(desc, timeUnit(prim));
+                    return FlinkParquetLeafReaders.timeMillis(desc, timeUnit(prim));
                 case TIMESTAMP:
                 case TIMESTAMP_NANO:
                     if (prim.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT96) {
-                        return FlinkParquetValueReaders.int96Timestamps(desc);
+                        return FlinkParquetLeafReaders.int96Timestamps(desc);
                     }
-                    return FlinkParquetValueReaders.timestamps(desc, timeUnit(prim));
+                    return FlinkParquetLeafReaders.timestamps(desc, timeUnit(prim));
                 case STRING:
-                    return FlinkParquetValueReaders.strings(desc);
+                    return FlinkParquetLeafReaders.strings(desc);
                 case UUID:
                 case FIXED:
                 case BINARY:
-                    return new ParquetValueReaders.ByteArrayReader(desc);
+                    return FlinkParquetLeafReaders.bytes(desc);
                 case DECIMAL:
                     return decimalReader(desc, (Types.DecimalType) expected, prim);
                 default:
@@ -259,12 +315,12 @@ public final class FlinkParquetReaders {
             int scale = decimal.scale();
             switch (prim.getPrimitiveTypeName()) {
                 case INT32:
-                    return FlinkParquetValueReaders.decimalFromInt(desc, precision, scale);
+                    return FlinkParquetLeafReaders.decimalFromInt(desc, precision, scale);
                 case INT64:
-                    return FlinkParquetValueReaders.decimalFromLong(desc, precision, scale);
+                    return FlinkParquetLeafReaders.decimalFromLong(desc, precision, scale);
                 case FIXED_LEN_BYTE_ARRAY:
                 case BINARY:
-                    return FlinkParquetValueReaders.decimalFromBinary(desc, precision, scale);
+                    return FlinkParquetLeafReaders.decimalFromBinary(desc, precision, scale);
                 default:
                     throw new UnsupportedOperationException(
                             String.format(

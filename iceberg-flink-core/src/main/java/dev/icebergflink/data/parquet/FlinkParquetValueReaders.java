@@ -1,33 +1,23 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.data.RowDataConstants;
-import dev.icebergflink.data.StringDataArena;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.ArrayData;
-import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 import org.apache.iceberg.parquet.ParquetValueReader;
 import org.apache.iceberg.parquet.ParquetValueReaders;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
 
 /**
- * The Parquet value readers that produce Flink's internal data structures: {@link GenericRowData},
- * {@link GenericArrayData} and {@link GenericMapData} containers, and leaf readers for {@link
- * StringData}, {@link DecimalData}, {@link TimestampData} and TIME as int milliseconds.
+ * The Parquet value readers of nested values as Flink's internal data structures: {@link
+ * GenericRowData} for structs, {@link GenericArrayData} for lists and {@link GenericMapData} for
+ * maps (their primitive values come from {@link FlinkParquetLeafReaders}; top-level rows are built
+ * by {@link FlinkParquetBinaryRowReader}).
  *
  * <p>All of them extend Iceberg's {@link ParquetValueReaders} building blocks, which handle
  * definition and repetition levels and nulls. A row passed in for reuse is filled in place (with
@@ -53,38 +43,6 @@ final class FlinkParquetValueReaders {
             ParquetValueReader<?> keyReader,
             ParquetValueReader<?> valueReader) {
         return new MapDataReader(definitionLevel, repetitionLevel, keyReader, valueReader);
-    }
-
-    static ParquetValueReader<StringData> strings(ColumnDescriptor desc) {
-        return new StringDataReader(desc);
-    }
-
-    static ParquetValueReader<Integer> timeMillis(ColumnDescriptor desc, TimeUnit unit) {
-        return new TimeReader(desc, unit);
-    }
-
-    static ParquetValueReader<TimestampData> timestamps(ColumnDescriptor desc, TimeUnit unit) {
-        return new TimestampReader(desc, unit);
-    }
-
-    /** Legacy INT96 timestamps, kept to the nanosecond. */
-    static ParquetValueReader<TimestampData> int96Timestamps(ColumnDescriptor desc) {
-        return new Int96TimestampReader(desc);
-    }
-
-    static ParquetValueReader<DecimalData> decimalFromInt(
-            ColumnDescriptor desc, int precision, int scale) {
-        return new IntegerDecimalReader(desc, precision, scale);
-    }
-
-    static ParquetValueReader<DecimalData> decimalFromLong(
-            ColumnDescriptor desc, int precision, int scale) {
-        return new LongDecimalReader(desc, precision, scale);
-    }
-
-    static ParquetValueReader<DecimalData> decimalFromBinary(
-            ColumnDescriptor desc, int precision, int scale) {
-        return new BinaryDecimalReader(desc, precision, scale);
     }
 
     /** Reads a struct into a {@link GenericRowData}, reusing the given row when there is one. */
@@ -229,158 +187,5 @@ final class FlinkParquetValueReaders {
             }
             return new GenericMapData(entries);
         }
-    }
-
-    private static final class StringDataReader
-            extends ParquetValueReaders.PrimitiveReader<StringData> {
-        private StringDataReader(ColumnDescriptor desc) {
-            super(desc);
-        }
-
-        private final StringDataArena arena = new StringDataArena();
-
-        @Override
-        public StringData read(StringData reuse) {
-            // the arena copies the bytes: the page buffer behind the binary is reused
-            return arena.copyOf(column.nextBinary().toByteBuffer());
-        }
-    }
-
-    /** Reads a TIME column of any unit as Flink's int milliseconds of the day (truncating). */
-    private static final class TimeReader extends ParquetValueReaders.PrimitiveReader<Integer> {
-        private final TimeUnit unit;
-
-        private TimeReader(ColumnDescriptor desc, TimeUnit unit) {
-            super(desc);
-            this.unit = unit;
-        }
-
-        @Override
-        public Integer read(Integer reuse) {
-            switch (unit) {
-                case MILLIS:
-                    return column.nextInteger();
-                case MICROS:
-                    return (int) (column.nextLong() / 1_000L);
-                default:
-                    return (int) (column.nextLong() / 1_000_000L);
-            }
-        }
-    }
-
-    /** Reads an int64 timestamp in the column's annotated unit as {@link TimestampData}. */
-    private static final class TimestampReader
-            extends ParquetValueReaders.PrimitiveReader<TimestampData> {
-        private final TimeUnit unit;
-
-        private TimestampReader(ColumnDescriptor desc, TimeUnit unit) {
-            super(desc);
-            this.unit = unit;
-        }
-
-        @Override
-        public TimestampData read(TimestampData reuse) {
-            long value = column.nextLong();
-            switch (unit) {
-                case MILLIS:
-                    return TimestampData.fromEpochMillis(value);
-                case MICROS:
-                    return RowDataConstants.fromMicros(value);
-                default:
-                    return RowDataConstants.fromNanos(value);
-            }
-        }
-    }
-
-    /**
-     * Reads legacy INT96 timestamps (written by Hive, Impala and old Spark): 8 little-endian bytes
-     * of nanoseconds of the day, then 4 little-endian bytes of Julian day.
-     */
-    private static final class Int96TimestampReader
-            extends ParquetValueReaders.PrimitiveReader<TimestampData> {
-        private static final long JULIAN_DAY_OF_EPOCH = 2_440_588L;
-        private static final long MILLIS_PER_DAY = 86_400_000L;
-
-        private Int96TimestampReader(ColumnDescriptor desc) {
-            super(desc);
-        }
-
-        @Override
-        public TimestampData read(TimestampData reuse) {
-            ByteBuffer bytes = column.nextBinary().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            long nanosOfDay = bytes.getLong();
-            long epochDay = bytes.getInt() - JULIAN_DAY_OF_EPOCH;
-            return TimestampData.fromEpochMillis(
-                    epochDay * MILLIS_PER_DAY + nanosOfDay / 1_000_000L,
-                    (int) (nanosOfDay % 1_000_000L));
-        }
-    }
-
-    private static final class IntegerDecimalReader
-            extends ParquetValueReaders.PrimitiveReader<DecimalData> {
-        private final int precision;
-        private final int scale;
-
-        private IntegerDecimalReader(ColumnDescriptor desc, int precision, int scale) {
-            super(desc);
-            this.precision = precision;
-            this.scale = scale;
-        }
-
-        @Override
-        public DecimalData read(DecimalData reuse) {
-            return fromUnscaledLong(column.nextInteger(), precision, scale);
-        }
-    }
-
-    private static final class LongDecimalReader
-            extends ParquetValueReaders.PrimitiveReader<DecimalData> {
-        private final int precision;
-        private final int scale;
-
-        private LongDecimalReader(ColumnDescriptor desc, int precision, int scale) {
-            super(desc);
-            this.precision = precision;
-            this.scale = scale;
-        }
-
-        @Override
-        public DecimalData read(DecimalData reuse) {
-            return fromUnscaledLong(column.nextLong(), precision, scale);
-        }
-    }
-
-    /** Reads big-endian two's complement decimals from fixed-length or variable binary. */
-    private static final class BinaryDecimalReader
-            extends ParquetValueReaders.PrimitiveReader<DecimalData> {
-        private final int precision;
-        private final int scale;
-
-        private BinaryDecimalReader(ColumnDescriptor desc, int precision, int scale) {
-            super(desc);
-            this.precision = precision;
-            this.scale = scale;
-        }
-
-        @Override
-        public DecimalData read(DecimalData reuse) {
-            byte[] unscaled = column.nextBinary().getBytes();
-            if (DecimalData.isCompact(precision)) {
-                return DecimalData.fromUnscaledLong(
-                        new BigInteger(unscaled).longValue(), precision, scale);
-            }
-            return DecimalData.fromUnscaledBytes(unscaled, precision, scale);
-        }
-    }
-
-    /**
-     * A decimal of the expected precision from an unscaled long; the expected precision may be
-     * wider than the file's after a decimal promotion.
-     */
-    private static DecimalData fromUnscaledLong(long unscaled, int precision, int scale) {
-        if (DecimalData.isCompact(precision)) {
-            return DecimalData.fromUnscaledLong(unscaled, precision, scale);
-        }
-        return DecimalData.fromBigDecimal(BigDecimal.valueOf(unscaled, scale), precision, scale);
     }
 }

@@ -6,7 +6,10 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.formats.FormatModel;
 
-/** The shared round-trip, compatibility and metrics suite, for Parquet files. */
+/**
+ * The shared round-trip, compatibility and metrics suite, for Parquet files. The reader builds
+ * every top-level row as a new binary row, so it ignores {@code reuseContainers()}.
+ */
 class FlinkParquetRoundTripTest extends FormatRoundTripSuite {
 
     @Override
@@ -17,5 +20,10 @@ class FlinkParquetRoundTripTest extends FormatRoundTripSuite {
     @Override
     protected FormatModel<RowData, RowType> createModel() {
         return FlinkParquetFormatModel.create();
+    }
+
+    @Override
+    protected boolean reusesContainers() {
+        return false;
     }
 }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.BaseCombinedScanTask;
 import org.apache.iceberg.CombinedScanTask;
@@ -279,8 +281,7 @@ final class ReaderTestTables {
 
     /** A row as {@code "v1|v2|..."} using the Flink types of {@code schema}. */
     static String format(Schema schema, RowData row) {
-        org.apache.flink.table.types.logical.RowType type =
-                dev.icebergflink.FlinkSchemaUtil.convert(schema);
+        RowType type = dev.icebergflink.FlinkSchemaUtil.convert(schema);
         if (row.getArity() != type.getFieldCount()) {
             throw new AssertionError(
                     "Row arity " + row.getArity() + " differs from schema " + schema.asStruct());
@@ -290,21 +291,27 @@ final class ReaderTestTables {
             if (pos > 0) {
                 text.append('|');
             }
-            Object value = RowData.createFieldGetter(type.getTypeAt(pos), pos).getFieldOrNull(row);
-            text.append(value instanceof RowData nested ? formatNested(nested) : value);
+            text.append(field(type, row, pos));
         }
         return text.toString();
     }
 
-    private static String formatNested(RowData row) {
+    /** A nested row as {@code "(v1,v2,...)"}, read through getters whatever its class. */
+    private static String formatNested(RowType type, RowData row) {
         StringBuilder text = new StringBuilder("(");
         for (int pos = 0; pos < row.getArity(); pos++) {
             if (pos > 0) {
                 text.append(',');
             }
-            text.append(((org.apache.flink.table.data.GenericRowData) row).getField(pos));
+            text.append(field(type, row, pos));
         }
         return text.append(')').toString();
+    }
+
+    private static Object field(RowType type, RowData row, int pos) {
+        LogicalType fieldType = type.getTypeAt(pos);
+        Object value = RowData.createFieldGetter(fieldType, pos).getFieldOrNull(row);
+        return value instanceof RowData nested ? formatNested((RowType) fieldType, nested) : value;
     }
 
     static List<String> formatAll(Schema schema, List<RowData> rows) {

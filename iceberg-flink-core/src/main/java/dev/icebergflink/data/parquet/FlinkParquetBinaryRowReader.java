@@ -1,0 +1,147 @@
+package dev.icebergflink.data.parquet;
+
+import dev.icebergflink.data.BinaryRowBuilder;
+import dev.icebergflink.data.parquet.FlinkParquetLeafReaders.LeafReader;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.parquet.ColumnIterator;
+import org.apache.iceberg.parquet.ParquetValueReader;
+import org.apache.parquet.column.page.PageReadStore;
+
+/**
+ * Reads the top-level rows of a Parquet file as {@link BinaryRowData}, built with a {@link
+ * BinaryRowBuilder}.
+ *
+ * <p>It exists because a binary row is what Flink copies cheaply between chained operators (one
+ * array copy instead of a deep copy of a generic row), and because decoding straight into the
+ * binary layout skips boxing. Iceberg's struct reader hands every field over as an object, so this
+ * reader walks the fields itself: a primitive column of the file is read by its {@link LeafReader}
+ * straight into the row field (null when the column's definition level says so); every other field
+ * (nested structs, lists and maps, metadata columns, constants, defaults and missing columns) is
+ * read by its Parquet value reader and written with {@link BinaryRowBuilder#setValue}.
+ *
+ * <p>Every call to {@link #read} returns a new, independent row; the reuse argument is ignored.
+ */
+final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
+
+    /** How one field of the row is read: by a leaf reader or by a value reader. */
+    static final class Field {
+        private final LeafReader<?> leaf;
+        private final int definitionLevel;
+        private final ParquetValueReader<?> reader;
+
+        private Field(LeafReader<?> leaf, int definitionLevel, ParquetValueReader<?> reader) {
+            this.leaf = leaf;
+            this.definitionLevel = definitionLevel;
+            this.reader = reader;
+        }
+
+        /**
+         * A primitive column of the file, read directly; the field is null where the column's
+         * definition level is at most {@code definitionLevel} (-1 for a required column).
+         */
+        static Field direct(LeafReader<?> leaf, int definitionLevel) {
+            return new Field(leaf, definitionLevel, null);
+        }
+
+        /** A field read by {@code reader}, which handles its own nulls (option-wrapped). */
+        static Field value(ParquetValueReader<?> reader) {
+            return new Field(null, 0, reader);
+        }
+
+        private ParquetValueReader<?> reader() {
+            return leaf != null ? leaf : reader;
+        }
+    }
+
+    private final BinaryRowBuilder builder;
+    private final LeafReader<?>[] leaves;
+    private final int[] definitionLevels;
+    private final ParquetValueReader<Object>[] readers;
+    private final Object[] reuse;
+    private final List<ParquetValueReader<?>> children;
+
+    /**
+     * @param rowType the Flink type of the rows, one field per entry of {@code fields}
+     * @param fields how each field is read, in row order
+     */
+    @SuppressWarnings("unchecked")
+    FlinkParquetBinaryRowReader(RowType rowType, List<Field> fields) {
+        if (rowType.getFieldCount() != fields.size()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "The row type %s has %d fields but %d field readers were given",
+                            rowType, rowType.getFieldCount(), fields.size()));
+        }
+        int arity = fields.size();
+        this.builder = new BinaryRowBuilder(rowType);
+        this.leaves = new LeafReader<?>[arity];
+        this.definitionLevels = new int[arity];
+        this.readers = new ParquetValueReader[arity];
+        this.reuse = new Object[arity];
+        this.children = new ArrayList<>(arity);
+        for (int pos = 0; pos < arity; pos++) {
+            Field field = fields.get(pos);
+            leaves[pos] = field.leaf;
+            definitionLevels[pos] = field.definitionLevel;
+            readers[pos] = (ParquetValueReader<Object>) field.reader;
+            children.add(field.reader());
+        }
+    }
+
+    @Override
+    public RowData read(RowData ignored) {
+        builder.begin();
+        for (int pos = 0; pos < leaves.length; pos++) {
+            LeafReader<?> leaf = leaves[pos];
+            if (leaf != null) {
+                leaf.readInto(builder, pos, definitionLevels[pos]);
+            } else {
+                // the value is serialized into the row at once, so a nested row can be reused
+                Object value = readers[pos].read(reuse[pos]);
+                reuse[pos] = value;
+                builder.setValue(pos, value);
+            }
+        }
+        return builder.finish();
+    }
+
+    @Override
+    public void setPageSource(PageReadStore pageStore) {
+        for (ParquetValueReader<?> child : children) {
+            child.setPageSource(pageStore); // metadata readers such as _pos need it too
+        }
+    }
+
+    /**
+     * The first column of a field that reads one, or null when every field is a constant, a
+     * position or a null. Only a nested struct's column matters to Iceberg (its definition level
+     * tells whether the struct is null); a top-level row is never null, so nothing asks.
+     */
+    @Override
+    public ColumnIterator<?> column() {
+        for (ParquetValueReader<?> child : children) {
+            if (child.column() instanceof ColumnIterator<?> column) {
+                return column;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The columns of all fields, in order. The element type, Iceberg's {@code TripleIterator}, is
+     * not public, so the list is declared raw.
+     */
+    @Override
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public List columns() {
+        List all = new ArrayList<>();
+        for (ParquetValueReader<?> child : children) {
+            all.addAll(child.columns());
+        }
+        return all;
+    }
+}
