@@ -73,6 +73,15 @@ public final class FlinkSink {
             return this;
         }
 
+        /**
+         * Promises at most one change per equality key ({@link
+         * IcebergSink.Builder#upsertUniqueKeys}).
+         */
+        public Builder upsertUniqueKeys(boolean promised) {
+            sink.upsertUniqueKeys(promised);
+            return this;
+        }
+
         /** Declares the input insert-only ({@link IcebergSink.Builder#insertOnly}). */
         public Builder insertOnly(boolean enabled) {
             sink.insertOnly(enabled);

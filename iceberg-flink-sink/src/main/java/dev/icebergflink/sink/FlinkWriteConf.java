@@ -33,6 +33,7 @@ public final class FlinkWriteConf implements Serializable {
     private final long targetFileSizeBytes;
     private final Map<String, String> writeProperties;
     private final boolean upsert;
+    private final boolean upsertUniqueKeys;
     private final boolean overwrite;
     private final DistributionMode distributionMode;
     private final String branch;
@@ -82,6 +83,7 @@ public final class FlinkWriteConf implements Serializable {
         this.writeProperties = Collections.unmodifiableMap(properties);
 
         this.upsert = resolver.getOptional(FlinkWriteOptions.UPSERT_ENABLED).orElse(false);
+        this.upsertUniqueKeys = resolver.get(FlinkWriteOptions.UPSERT_UNIQUE_KEYS);
         this.overwrite = resolver.get(FlinkWriteOptions.OVERWRITE_ENABLED);
         this.distributionMode = parseDistribution(resolver);
         String branchName = resolver.get(FlinkWriteOptions.BRANCH);
@@ -188,6 +190,14 @@ public final class FlinkWriteConf implements Serializable {
         return upsert;
     }
 
+    /**
+     * Whether the input promises at most one change per equality key ({@link
+     * FlinkWriteOptions#UPSERT_UNIQUE_KEYS}).
+     */
+    public boolean upsertUniqueKeys() {
+        return upsertUniqueKeys;
+    }
+
     /** Whether overwrite mode is on. */
     public boolean overwrite() {
         return overwrite;
@@ -223,6 +233,7 @@ public final class FlinkWriteConf implements Serializable {
                 + writeProperties
                 + ", upsert="
                 + upsert
+                + (upsertUniqueKeys ? ", upsertUniqueKeys=true" : "")
                 + ", overwrite="
                 + overwrite
                 + ", distributionMode="
@@ -249,6 +260,7 @@ public final class FlinkWriteConf implements Serializable {
         }
         return targetFileSizeBytes == that.targetFileSizeBytes
                 && upsert == that.upsert
+                && upsertUniqueKeys == that.upsertUniqueKeys
                 && overwrite == that.overwrite
                 && format == that.format
                 && writeProperties.equals(that.writeProperties)

@@ -128,6 +128,34 @@ public final class FlinkWriteOptions {
                     .tableProperty(TableProperties.UPSERT_ENABLED)
                     .build();
 
+    /**
+     * Whether the upsert input promises at most one change per equality key, which lets the sink
+     * skip its keyed de-duplication.
+     */
+    public static final ConnectorOption<Boolean> UPSERT_UNIQUE_KEYS =
+            ConnectorOption.builder(
+                            ConfigOptions.key("upsert-unique-keys")
+                                    .booleanType()
+                                    .defaultValue(false)
+                                    .withDescription(
+                                            "Upsert mode only: a promise that the whole input"
+                                                    + " holds at most one INSERT, UPDATE_AFTER or"
+                                                    + " DELETE row per equality key (UPDATE_BEFORE"
+                                                    + " rows do not count; upsert mode ignores"
+                                                    + " them), e.g. a bounded batch of distinct"
+                                                    + " keys. The sink then skips its keyed"
+                                                    + " de-duplication: no shuffle by key (unless"
+                                                    + " 'distribution-mode' asks for one) and, in"
+                                                    + " batch execution, no sort by key, so rows"
+                                                    + " go straight to the writers. The promise is"
+                                                    + " not checked: if a key comes twice within"
+                                                    + " one checkpoint (or one batch job), both"
+                                                    + " rows stay in the table. Option-only: never"
+                                                    + " read from the Flink configuration or a"
+                                                    + " table property."),
+                            Boolean.class)
+                    .build();
+
     /** Whether each commit replaces the partitions it writes to. */
     public static final ConnectorOption<Boolean> OVERWRITE_ENABLED =
             ConnectorOption.builder(
@@ -255,6 +283,7 @@ public final class FlinkWriteOptions {
                 COMPRESSION_LEVEL,
                 COMPRESSION_STRATEGY,
                 UPSERT_ENABLED,
+                UPSERT_UNIQUE_KEYS,
                 OVERWRITE_ENABLED,
                 DISTRIBUTION_MODE,
                 RANGE_DISTRIBUTION_STATISTICS_TYPE,

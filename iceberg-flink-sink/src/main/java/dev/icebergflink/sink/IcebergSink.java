@@ -76,7 +76,10 @@ import org.slf4j.LoggerFactory;
  * <p>Memory in upsert and keyed changelog mode is bounded: the writers keep no per-key map. Keyed
  * input passes a de-duplication operator whose pending changes (one per key changed since the last
  * checkpoint) live in keyed state, so they are governed by the state backend (RocksDB spills them
- * to disk), and are emitted and cleared before each checkpoint barrier.
+ * to disk), and are emitted and cleared before each checkpoint barrier. In batch execution Flink
+ * sorts the keyed input by key instead (in managed memory, spilling to disk), and the
+ * de-duplication holds one key at a time. Upsert input that holds each key at most once can skip
+ * all of that with {@link Builder#upsertUniqueKeys}.
  */
 public final class IcebergSink
         implements Sink<RowData>,
@@ -295,6 +298,19 @@ public final class IcebergSink
         }
 
         /**
+         * Promises that the upsert input holds at most one INSERT, UPDATE_AFTER or DELETE row per
+         * equality key ({@link FlinkWriteOptions#UPSERT_UNIQUE_KEYS}, default {@code false}), e.g.
+         * a bounded batch of distinct keys. The sink then skips the keyed de-duplication: rows are
+         * not shuffled by key (unless the distribution mode asks for it) nor, in batch execution,
+         * sorted by key, and each writer writes every row as "delete the key, insert the row" at
+         * once. The promise is not checked: a key that comes twice within one checkpoint (or one
+         * batch job) leaves both of its rows in the table. Needs upsert mode.
+         */
+        public Builder upsertUniqueKeys(boolean promised) {
+            return set(FlinkWriteOptions.UPSERT_UNIQUE_KEYS.key(), Boolean.toString(promised));
+        }
+
+        /**
          * Declares that the input carries only INSERT rows (default {@code false}). The sink then
          * takes the plain append path whatever the table: the append writer, {@code AppendFiles}
          * commits, and no keying by the equality fields and no de-duplication, even when the table
@@ -427,6 +443,11 @@ public final class IcebergSink
                                 + " upsert input replaces rows by key, insert-only input only"
                                 + " adds rows; drop one of them");
             }
+            if (conf.upsertUniqueKeys() && !conf.upsert()) {
+                throw new IllegalArgumentException(
+                        "Option 'upsert-unique-keys' = true applies to upsert mode only: set"
+                                + " 'upsert-enabled' = true (upsert(true)) or drop it");
+            }
             RowType rowType = SinkValidation.inputType(table.schema(), tableSchema);
             int formatVersion = TableUtil.formatVersion(table);
             List<Integer> equalityIds =
@@ -468,7 +489,8 @@ public final class IcebergSink
             } else if (conf.upsert()) {
                 writerMode = WriterMode.UPSERT;
                 commitMode = CommitMode.ROW_DELTA;
-                dedup = ChangelogDeduplicator.Mode.UPSERT;
+                // with the user's promise of unique keys there is nothing to de-duplicate
+                dedup = conf.upsertUniqueKeys() ? null : ChangelogDeduplicator.Mode.UPSERT;
             } else if (formatVersion >= 2) {
                 writerMode = WriterMode.CHANGELOG;
                 commitMode = CommitMode.ROW_DELTA;

@@ -170,7 +170,7 @@ class FlinkWriteConfTest {
     @Test
     void everyOptionIsDescribedAndKnown() {
         List<ConnectorOption<?>> all = FlinkWriteOptions.all();
-        assertThat(all).hasSize(13);
+        assertThat(all).hasSize(14);
         for (ConnectorOption<?> option : all) {
             assertThat(new HtmlFormatter().format(option.configOption().description()))
                     .as(option.key())
@@ -184,6 +184,7 @@ class FlinkWriteConfTest {
                         "compression-level",
                         "compression-strategy",
                         "upsert-enabled",
+                        "upsert-unique-keys",
                         "overwrite-enabled",
                         "distribution-mode",
                         "branch",
@@ -191,5 +192,7 @@ class FlinkWriteConfTest {
                         "uid-suffix");
         assertThat(FlinkWriteOptions.BRANCH.flinkConfigKey()).isEmpty();
         assertThat(FlinkWriteOptions.WRITE_PARALLELISM.flinkConfigKey()).isEmpty();
+        assertThat(FlinkWriteOptions.UPSERT_UNIQUE_KEYS.flinkConfigKey()).isEmpty();
+        assertThat(FlinkWriteOptions.UPSERT_UNIQUE_KEYS.tableProperty()).isEmpty();
     }
 }

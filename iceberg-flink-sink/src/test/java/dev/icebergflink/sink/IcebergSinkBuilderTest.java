@@ -125,6 +125,42 @@ class IcebergSinkBuilderTest {
                 .hasMessageContaining("upsert-enabled");
     }
 
+    @Test
+    void upsertWithUniqueKeysSkipsTheDeduplicationAndNeedsUpsert() {
+        TableLoader v2 = tables.create(PartitionSpec.unpartitioned(), 2);
+        IcebergSink unique =
+                IcebergSink.forRowData()
+                        .tableLoader(v2)
+                        .upsert(true)
+                        .upsertUniqueKeys(true)
+                        .build();
+        assertThat(unique.writerMode()).isEqualTo(WriterMode.UPSERT);
+        assertThat(unique.committerSettings().mode()).isEqualTo(CommitMode.ROW_DELTA);
+        assertThat(operatorNames(unique)).noneMatch(name -> name.contains("iceberg-dedup"));
+
+        IcebergSink keyed = IcebergSink.forRowData().tableLoader(v2).upsert(true).build();
+        assertThat(operatorNames(keyed)).anyMatch(name -> name.contains("iceberg-dedup"));
+
+        // the SQL hint / option form
+        IcebergSink byOption =
+                IcebergSink.forRowData()
+                        .tableLoader(v2)
+                        .set("upsert-enabled", "true")
+                        .set("upsert-unique-keys", "true")
+                        .build();
+        assertThat(operatorNames(byOption)).noneMatch(name -> name.contains("iceberg-dedup"));
+
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(v2)
+                                        .upsertUniqueKeys(true)
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'upsert-unique-keys'")
+                .hasMessageContaining("upsert-enabled");
+    }
+
     /** The names of the operators a job with {@code sink} has (its pre-write topology included). */
     private static List<String> operatorNames(IcebergSink sink) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

@@ -315,6 +315,68 @@ class IcebergSinkITCase {
         }
     }
 
+    /**
+     * With the promise of unique keys the rows go from the parallel input straight to the writers
+     * (no key shuffle, no de-duplication), and each still replaces or deletes the committed row of
+     * its key.
+     */
+    @Test
+    void upsertWithUniqueKeysReplacesAndDeletesCommittedRowsInBothRuntimeModes() throws Exception {
+        for (RuntimeExecutionMode mode :
+                List.of(RuntimeExecutionMode.STREAMING, RuntimeExecutionMode.BATCH)) {
+            TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
+            StreamExecutionEnvironment first = env();
+            first.setRuntimeMode(mode);
+            input(first, IntStream.range(0, 100).mapToObj(i -> row(i, "v" + i, "p0")).toList())
+                    .sinkTo(IcebergSink.forRowData().tableLoader(loader).upsert(true).build());
+            first.execute("base " + mode);
+
+            // ids 50..149 once each: every third id is deleted, the others get a new value
+            StreamExecutionEnvironment env = env();
+            env.setRuntimeMode(mode);
+            GeneratorFunction<Long, RowData> changes =
+                    i -> {
+                        long id = 50 + i;
+                        return id % 3 == 0
+                                ? row(RowKind.DELETE, id, null, "p0")
+                                : row(
+                                        id % 2 == 0 ? RowKind.UPDATE_AFTER : RowKind.INSERT,
+                                        id,
+                                        "new" + id,
+                                        "p0");
+                    };
+            env.fromSource(
+                            new DataGeneratorSource<>(
+                                    changes,
+                                    100,
+                                    mode == RuntimeExecutionMode.BATCH
+                                            ? RateLimiterStrategy.noOp()
+                                            : RateLimiterStrategy.perCheckpoint(25),
+                                    TYPE_INFO),
+                            WatermarkStrategy.noWatermarks(),
+                            "unique changes")
+                    .setParallelism(2)
+                    .sinkTo(
+                            IcebergSink.forRowData()
+                                    .tableLoader(loader)
+                                    .upsert(true)
+                                    .upsertUniqueKeys(true)
+                                    .build());
+            env.execute("unique upsert " + mode);
+
+            List<String> expected = new ArrayList<>();
+            for (long id = 0; id < 150; id++) {
+                if (id < 50) {
+                    expected.add(id + ":v" + id + ":p0");
+                } else if (id % 3 != 0) {
+                    expected.add(id + ":new" + id + ":p0");
+                }
+            }
+            expected.sort(null);
+            assertThat(rows(loader)).as(mode.name()).isEqualTo(expected);
+        }
+    }
+
     @Test
     void changelogIntoV2TablesAppliesRetractions() throws Exception {
         TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);

@@ -31,6 +31,8 @@ public enum Workload {
             0.75),
     SQL_INSERT("sql-insert", Kind.SQL_INSERT, FileFormat.PARQUET, "limit-write-parquet", 0),
     UPSERT("upsert", Kind.UPSERT, FileFormat.PARQUET, "append-parquet", 0.5),
+    /** The upsert with the promise of unique keys: no key shuffle, sort or de-duplication. */
+    UPSERT_UNIQUE_KEYS("upsert-unique-keys", Kind.UPSERT, FileFormat.PARQUET, "append-parquet", 0),
     SCAN_PARQUET("scan-parquet", Kind.SCAN, FileFormat.PARQUET, "limit-read-parquet", 0.9),
     SCAN_ORC("scan-orc", Kind.SCAN, FileFormat.ORC, "limit-read-orc", 0.9),
     SCAN_AVRO("scan-avro", Kind.SCAN, FileFormat.AVRO, "limit-read-avro", 0.9),

@@ -169,6 +169,7 @@ final class WorkloadRunner {
                         IcebergSink.forRowData()
                                 .tableLoader(tables.loader(name))
                                 .upsert(true)
+                                .upsertUniqueKeys(workload == Workload.UPSERT_UNIQUE_KEYS)
                                 .equalityFieldColumns(List.of("id"))
                                 .build());
         Timed timed = execute(env, workload.id());

@@ -49,7 +49,7 @@ class BenchmarkSuiteITCase {
                             "--heap",
                             "768m",
                             "--workloads",
-                            "append-parquet,upsert,scan-parquet,sql-count",
+                            "append-parquet,upsert,upsert-unique-keys,scan-parquet,sql-count",
                             "--work-dir",
                             work.resolve("run").toString(),
                             "--docs",
@@ -73,10 +73,16 @@ class BenchmarkSuiteITCase {
         Map<String, ResultLine> byWorkload =
                 lines.stream().collect(Collectors.toMap(ResultLine::workload, line -> line));
         assertThat(byWorkload.keySet())
-                .containsExactlyInAnyOrder("append-parquet", "upsert", "scan-parquet", "sql-count");
+                .containsExactlyInAnyOrder(
+                        "append-parquet",
+                        "upsert",
+                        "upsert-unique-keys",
+                        "scan-parquet",
+                        "sql-count");
         assertThat(byWorkload.get("append-parquet").rows()).isEqualTo(ROWS);
         assertThat(byWorkload.get("scan-parquet").rows()).isEqualTo(ROWS);
         assertThat(byWorkload.get("upsert").rows()).isEqualTo(ROWS / 4);
+        assertThat(byWorkload.get("upsert-unique-keys").rows()).isEqualTo(ROWS / 4);
         for (ResultLine line : lines) {
             assertThat(line.run()).isEqualTo(1);
             assertThat(line.seconds()).as(line.workload()).isPositive();

@@ -41,6 +41,9 @@ import org.apache.flink.types.RowKind;
  * <p>In BATCH execution the input arrives sorted by key and the state backend holds one key at a
  * time; then the operator keeps the current key's change in fields and emits it when the key
  * changes and at the end of input.
+ *
+ * <p>The rows kept are the input objects themselves, unless object reuse is enabled (then they are
+ * copied): with object reuse disabled, Flink never reuses an object it has handed to an operator.
  */
 public final class ChangelogDeduplicator extends AbstractStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
@@ -62,6 +65,7 @@ public final class ChangelogDeduplicator extends AbstractStreamOperator<RowData>
     private transient ValueState<RowData> firstRetraction;
     private transient boolean pending;
     private transient boolean batch;
+    private transient boolean copyInput;
     private transient Object batchKey;
     private transient RowData batchLast;
     private transient RowData batchFirstRetraction;
@@ -81,6 +85,12 @@ public final class ChangelogDeduplicator extends AbstractStreamOperator<RowData>
                     "The Iceberg sink's de-duplication must run on a keyed stream");
         }
         batch = backend instanceof BatchExecutionKeyedStateBackend;
+        copyInput = getExecutionConfig().isObjectReuseEnabled();
+        if (batch) {
+            // the current key's change lives in fields; keyed states would only be cleared by
+            // the backend at every key change
+            return;
+        }
         lastDescriptor = new ValueStateDescriptor<>("iceberg-last-change", serializer);
         last = getRuntimeContext().getState(lastDescriptor);
         firstRetraction =
@@ -101,11 +111,11 @@ public final class ChangelogDeduplicator extends AbstractStreamOperator<RowData>
             processBatch(row, kind);
             return;
         }
-        RowData copy = serializer.copy(row);
+        RowData held = hold(row);
         if (mode == Mode.CHANGELOG && isRetraction(kind) && last.value() == null) {
-            firstRetraction.update(copy);
+            firstRetraction.update(held);
         }
-        last.update(copy);
+        last.update(held);
         pending = true;
     }
 
@@ -117,11 +127,21 @@ public final class ChangelogDeduplicator extends AbstractStreamOperator<RowData>
             batchLast = null;
         }
         batchKey = key;
-        RowData copy = serializer.copy(row);
+        RowData held = hold(row);
         if (mode == Mode.CHANGELOG && isRetraction(kind) && batchLast == null) {
-            batchFirstRetraction = copy;
+            batchFirstRetraction = held;
         }
-        batchLast = copy;
+        batchLast = held;
+    }
+
+    /**
+     * The row to keep: the input row itself unless object reuse is enabled. With object reuse
+     * disabled (Flink's default) the runtime hands every operator new input objects and never
+     * changes them afterwards, so keeping the reference is safe and saves a deep copy per row; with
+     * object reuse enabled the runtime may refill the object, so it is copied.
+     */
+    private RowData hold(RowData row) {
+        return copyInput ? serializer.copy(row) : row;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.Table;
@@ -24,7 +25,7 @@ import org.apache.iceberg.io.WriteResult;
 final class DeltaTaskWriter extends PartitionedRowWriter {
 
     private final WriterMode mode;
-    private final RowDataProjection keyProjection;
+    private final ProjectedRowData keyView;
     private final PartitionFanout<RowData, DeleteWriteResult> deleteWriters;
 
     DeltaTaskWriter(
@@ -37,7 +38,7 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
             RowDataProjection keyProjection) {
         super(table, flinkType, writerFactory, fileFactory, targetFileSizeBytes);
         this.mode = mode;
-        this.keyProjection = keyProjection;
+        this.keyView = keyProjection == null ? null : keyProjection.newView();
         this.deleteWriters =
                 new PartitionFanout<>(
                         table.spec(),
@@ -78,7 +79,8 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
     }
 
     private void writeDelete(RowData row) {
-        RowData deleted = keyProjection == null ? row : keyProjection.project(row);
+        // the appenders encode the key at once, so one view serves every row
+        RowData deleted = keyView == null ? row : keyView.replaceRow(row);
         deleteWriters.write(deleted, partitionOf(row));
     }
 

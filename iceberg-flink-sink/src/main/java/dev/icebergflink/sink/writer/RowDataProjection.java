@@ -2,19 +2,17 @@ package dev.icebergflink.sink.writer;
 
 import java.io.Serializable;
 import java.util.Arrays;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Projects top-level columns of a Flink row into a new {@link GenericRowData}, for equality-delete
- * keys and for keying the stream by the equality fields.
+ * Projects top-level columns of a Flink row, for the rows of equality-delete files (the key
+ * columns).
  *
- * <p>The result is a detached copy with content-based {@code equals}/{@code hashCode} (Flink's
- * {@code StringData}, {@code DecimalData}, {@code TimestampData} and {@code byte[]} compare by
- * content inside {@link GenericRowData}), so it can serve as a Flink key. Serializable, so key
- * selectors can carry it.
+ * <p>It exists so that the writer factory decides the delete columns once and the delta writer
+ * writes each key without allocating: {@link #newView()} gives a view that is pointed at each row
+ * in turn. Serializable, so the writer factory can carry it.
  */
 public final class RowDataProjection implements Serializable {
 
@@ -22,7 +20,6 @@ public final class RowDataProjection implements Serializable {
 
     private final RowType sourceType;
     private final int[] positions;
-    private transient RowData.FieldGetter[] getters;
 
     /**
      * @param sourceType the type of the rows projected
@@ -50,19 +47,12 @@ public final class RowDataProjection implements Serializable {
         return RowType.of(types, names);
     }
 
-    /** A new row with the projected columns of {@code row}; its row kind is INSERT. */
-    public GenericRowData project(RowData row) {
-        if (getters == null) {
-            getters = new RowData.FieldGetter[positions.length];
-            for (int i = 0; i < positions.length; i++) {
-                getters[i] =
-                        RowData.createFieldGetter(sourceType.getTypeAt(positions[i]), positions[i]);
-            }
-        }
-        GenericRowData projected = new GenericRowData(positions.length);
-        for (int i = 0; i < positions.length; i++) {
-            projected.setField(i, getters[i].getFieldOrNull(row));
-        }
-        return projected;
+    /**
+     * A reusable view of the projected columns: {@code view.replaceRow(row)} points it at {@code
+     * row} without copying, so it is valid only until the next call and only while {@code row} is
+     * unchanged. For consumers that use the row at once (file appenders).
+     */
+    public ProjectedRowData newView() {
+        return ProjectedRowData.from(positions);
     }
 }

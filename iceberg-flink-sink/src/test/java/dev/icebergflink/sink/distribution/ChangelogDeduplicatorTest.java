@@ -11,6 +11,7 @@ import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.api.operators.sorted.state.BatchExecutionStateBackend;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -19,6 +20,7 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.types.RowKind;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,10 +46,10 @@ class ChangelogDeduplicatorTest {
         return row;
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness(
+    private static KeyedOneInputStreamOperatorTestHarness<EqualityKey, RowData, RowData> harness(
             ChangelogDeduplicator.Mode mode, StateBackend backend) throws Exception {
         EqualityKeySelector keys = new EqualityKeySelector(TYPE, new int[] {0});
-        KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+        KeyedOneInputStreamOperatorTestHarness<EqualityKey, RowData, RowData> harness =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new ChangelogDeduplicator(TYPE, mode), keys, keys.keyType());
         harness.setStateBackend(backend);
@@ -56,7 +58,7 @@ class ChangelogDeduplicatorTest {
 
     /** Keys with a value in either state; works on every backend. */
     private static long stateEntries(
-            KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness) {
+            KeyedOneInputStreamOperatorTestHarness<EqualityKey, RowData, RowData> harness) {
         var backend =
                 ((ChangelogDeduplicator) harness.getOneInputOperator()).getKeyedStateBackend();
         long count = 0;
@@ -211,5 +213,64 @@ class ChangelogDeduplicatorTest {
             restored.prepareSnapshotPreBarrier(2);
             assertThat(restored.extractOutputValues()).isEmpty();
         }
+    }
+
+    /** BATCH execution: the input arrives sorted by key; the last change of each key is kept. */
+    @Test
+    void batchEmitsTheLastChangeOfEachKeyOfSortedInput() throws Exception {
+        try (var harness =
+                harness(ChangelogDeduplicator.Mode.UPSERT, new BatchExecutionStateBackend())) {
+            harness.open();
+            harness.processElement(row(RowKind.INSERT, 1, "a"), 0);
+            harness.processElement(row(RowKind.UPDATE_BEFORE, 1, "a"), 0);
+            harness.processElement(row(RowKind.UPDATE_AFTER, 1, "b"), 0);
+            harness.processElement(row(RowKind.INSERT, 2, "c"), 0);
+            harness.processElement(row(RowKind.INSERT, 3, "d"), 0);
+            harness.processElement(row(RowKind.DELETE, 3, "d"), 0);
+            // key 1 and 2 are complete once the next key arrives; key 3 at the end of input
+            assertThat(render(harness.extractOutputValues())).containsExactly("+I2:c", "+U1:b");
+            harness.endInput();
+            assertThat(render(harness.extractOutputValues()))
+                    .containsExactly("+I2:c", "+U1:b", "-D3:d");
+        }
+    }
+
+    /**
+     * With object reuse enabled, Flink may refill an input object after handing it over, so the
+     * kept change must be a copy: here one row object carries every change.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backendsWithBatch")
+    void withObjectReuseTheKeptChangeIsACopy(String name, StateBackend backend) throws Exception {
+        try (var harness = harness(ChangelogDeduplicator.Mode.CHANGELOG, backend)) {
+            harness.getExecutionConfig().enableObjectReuse();
+            harness.open();
+            GenericRowData reused = new GenericRowData(2);
+            long[] ids = {1, 1, 2, 3};
+            RowKind[] kinds = {
+                RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.INSERT, RowKind.DELETE
+            };
+            String[] data = {"old", "new", "x", "y"};
+            for (int i = 0; i < ids.length; i++) {
+                reused.setField(0, ids[i]);
+                reused.setField(1, StringData.fromString(data[i]));
+                reused.setRowKind(kinds[i]);
+                harness.processElement(reused, i);
+            }
+            reused.setField(1, StringData.fromString("overwritten"));
+            if (backend instanceof BatchExecutionStateBackend) {
+                harness.endInput();
+            } else {
+                harness.prepareSnapshotPreBarrier(1);
+            }
+            assertThat(render(harness.extractOutputValues()))
+                    .containsExactly("+I2:x", "+U1:new", "-D1:old", "-D3:y");
+        }
+    }
+
+    static List<Arguments> backendsWithBatch() {
+        List<Arguments> all = new ArrayList<>(backends());
+        all.add(Arguments.of("batch", new BatchExecutionStateBackend()));
+        return all;
     }
 }
