@@ -1,9 +1,12 @@
 package dev.icebergflink.benchmarks.jmh;
 
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
+import dev.icebergflink.data.RowDataPartitioner;
 import dev.icebergflink.data.RowDataStructLike;
 import dev.icebergflink.sink.distribution.PartitionKeySelector;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.PartitionKey;
@@ -27,10 +30,11 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Computes the Iceberg partition of each benchmark row for an identity, a bucket and a day
- * transform: the sink writer's path (a {@link RowDataStructLike} view under Iceberg's {@link
- * PartitionKey}), the hash distribution's key ({@link PartitionKeySelector}, which also renders the
- * partition path), and, as the baseline, Iceberg's generic path ({@link InternalRecordWrapper} over
- * a {@link Record}).
+ * transform: the sink writer's routing ({@link RowDataPartitioner} keys looked up in a map of the
+ * partitions seen, as the task writers do), Iceberg's {@link PartitionKey} over a {@link
+ * RowDataStructLike} view (the writer's path before, and still how a new partition is computed),
+ * the hash distribution's key ({@link PartitionKeySelector}), and, as the baseline, Iceberg's
+ * generic path ({@link InternalRecordWrapper} over a {@link Record}).
  *
  * <p>Scores are rows per second ({@link #ROWS} rows per invocation).
  */
@@ -54,6 +58,8 @@ public class PartitionKeyBenchmark {
     private PartitionKey rowDataKey;
     private RowDataStructLike view;
     private PartitionKeySelector selector;
+    private RowDataPartitioner partitioner;
+    private Map<RowDataPartitioner.Key, Integer> routes;
     private PartitionKey genericKey;
     private InternalRecordWrapper wrapper;
 
@@ -66,6 +72,8 @@ public class PartitionKeyBenchmark {
         rowDataKey = new PartitionKey(spec, BenchmarkRows.SCHEMA);
         view = new RowDataStructLike(BenchmarkRows.SCHEMA.asStruct(), BenchmarkRows.ROW_TYPE);
         selector = new PartitionKeySelector(BenchmarkRows.SCHEMA, spec, BenchmarkRows.ROW_TYPE);
+        partitioner = new RowDataPartitioner(spec, BenchmarkRows.SCHEMA, BenchmarkRows.ROW_TYPE);
+        routes = new HashMap<>();
         genericKey = new PartitionKey(spec, BenchmarkRows.SCHEMA);
         wrapper = new InternalRecordWrapper(BenchmarkRows.SCHEMA.asStruct());
     }
@@ -85,7 +93,25 @@ public class PartitionKeyBenchmark {
         };
     }
 
-    /** The sink writer's path: a reused view of the RowData under a reused partition key. */
+    /**
+     * The sink writer's routing: the row's partition key looked up among the partitions seen; a new
+     * partition is added with Iceberg's partition (rare: once per partition).
+     */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public void writerRoute(Blackhole blackhole) {
+        for (RowData row : rowData) {
+            RowDataPartitioner.Key key = partitioner.key(row);
+            Integer route = routes.get(key);
+            if (route == null) {
+                route = partitioner.detachedPartition(row).hashCode();
+                routes.put(key.detach(), route);
+            }
+            blackhole.consume(route);
+        }
+    }
+
+    /** Iceberg's partition key over a reused view of the RowData (the writer's path before). */
     @Benchmark
     @OperationsPerInvocation(ROWS)
     public void rowDataPartitionKey(Blackhole blackhole) {
@@ -95,7 +121,7 @@ public class PartitionKeyBenchmark {
         }
     }
 
-    /** The hash distribution's key selector: the partition rendered as its path. */
+    /** The hash distribution's key selector: a hash of the partition. */
     @Benchmark
     @OperationsPerInvocation(ROWS)
     public void hashDistributionKey(Blackhole blackhole) {

@@ -84,6 +84,7 @@ class JmhBenchmarksTest {
         benchmark.transform = transform;
         benchmark.setUp();
         benchmark.rowDataPartitionKey(blackhole());
+        benchmark.writerRoute(blackhole());
         benchmark.hashDistributionKey(blackhole());
         benchmark.genericPartitionKey(blackhole());
 
