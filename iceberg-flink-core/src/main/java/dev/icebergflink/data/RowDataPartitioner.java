@@ -40,7 +40,9 @@ import org.apache.iceberg.util.SerializableFunction;
  * well-formed UTF-8 (distinct bytes may decode to the same string), so map the key to its {@link
  * #partition(RowData) PartitionKey} before creating anything per partition. The hash of a one-field
  * key is the field's hash: {@link String#hashCode()} of a string value, {@code hashCode()} of
- * Iceberg's value otherwise (0 for null).
+ * Iceberg's value otherwise (0 for null); all the value types partition transforms return (numbers,
+ * booleans, {@code BigDecimal}, {@code ByteBuffer}, {@code UUID}) hash by content, so the hash is
+ * the same in every JVM.
  *
  * <p>Instances are not thread-safe; the keys and partition keys they return are reused by the next
  * call unless detached.
@@ -49,7 +51,12 @@ public final class RowDataPartitioner {
 
     private final PartitionKey partitionKey;
     private final RowDataStructLike view;
-    private final FieldValue[] fields;
+    // per partition field: the top-level position of an identity-partitioned string column, or -1
+    private final int[] stringPositions;
+    // per other partition field: how Iceberg computes its value, and whether the value is a string
+    private final Accessor<StructLike>[] accessors;
+    private final SerializableFunction<Object, Object>[] transforms;
+    private final boolean[] stringResults;
     private final Key probe;
 
     /**
@@ -63,27 +70,35 @@ public final class RowDataPartitioner {
         this.partitionKey = new PartitionKey(spec, schema);
         this.view = new RowDataStructLike(schema.asStruct(), rowType);
         List<PartitionField> partitionFields = spec.fields();
-        this.fields = new FieldValue[partitionFields.size()];
+        int size = partitionFields.size();
+        this.stringPositions = new int[size];
+        this.accessors = newAccessors(size);
+        this.transforms = newFunctions(size);
+        this.stringResults = new boolean[size];
         List<Types.NestedField> columns = schema.columns();
-        for (int i = 0; i < fields.length; i++) {
+        for (int i = 0; i < size; i++) {
             PartitionField field = partitionFields.get(i);
             int position = topLevelPosition(columns, field.sourceId());
             if (field.transform().isIdentity()
                     && position >= 0
                     && columns.get(position).type().typeId() == Type.TypeID.STRING
                     && isCharacterString(rowType.getTypeAt(position).getTypeRoot())) {
-                fields[i] = new StringIdentity(position);
+                stringPositions[i] = position;
             } else {
-                Accessor<StructLike> accessor = schema.accessorForField(field.sourceId());
-                fields[i] = new Transformed(accessor, bind(field, accessor));
+                stringPositions[i] = -1;
+                accessors[i] = schema.accessorForField(field.sourceId());
+                transforms[i] = bind(field, accessors[i]);
+                stringResults[i] =
+                        field.transform().getResultType(accessors[i].type()).typeId()
+                                == Type.TypeID.STRING;
             }
         }
-        this.probe = new Key(new Object[fields.length]);
+        this.probe = new Key(new Object[size]);
     }
 
     /** Whether the spec has no partition fields (every row has the same, empty, key). */
     public boolean isUnpartitioned() {
-        return fields.length == 0;
+        return stringPositions.length == 0;
     }
 
     /**
@@ -94,20 +109,25 @@ public final class RowDataPartitioner {
         Object[] values = probe.values;
         int hash = 0;
         boolean wrapped = false;
-        for (int i = 0; i < fields.length; i++) {
-            FieldValue field = fields[i];
+        for (int i = 0; i < values.length; i++) {
+            int position = stringPositions[i];
             Object value;
-            if (field instanceof StringIdentity identity) {
-                value = row.isNullAt(identity.position) ? null : row.getString(identity.position);
+            int valueHash;
+            if (position >= 0) {
+                StringData string = row.isNullAt(position) ? null : row.getString(position);
+                value = string;
+                valueHash = string == null ? 0 : stringHash(string);
             } else {
                 if (!wrapped) {
                     view.wrap(row);
                     wrapped = true;
                 }
-                value = ((Transformed) field).valueOf(view);
+                value = transforms[i].apply(accessors[i].get(view));
+                valueHash =
+                        value == null ? 0 : stringResults[i] ? charsHash(value) : value.hashCode();
             }
             values[i] = value;
-            hash = i == 0 ? hashOf(value) : 31 * hash + hashOf(value);
+            hash = i == 0 ? valueHash : 31 * hash + valueHash;
         }
         probe.hash = hash;
         return probe;
@@ -208,24 +228,15 @@ public final class RowDataPartitioner {
         }
     }
 
-    /**
-     * The hash of one partition value: a string's {@link String#hashCode()} (computed from the
-     * UTF-8 bytes of an ASCII {@link StringData} without decoding it), else the value's own hash,
-     * which is the same in every JVM for every type a partition transform returns.
-     */
-    static int hashOf(Object value) {
-        if (value == null) {
-            return 0;
-        }
-        if (value instanceof StringData string) {
-            return stringHash(string);
-        }
-        if (value instanceof CharSequence chars && !(value instanceof String)) {
-            return chars.toString().hashCode();
-        }
-        return value.hashCode();
+    /** A string partition value's {@link String#hashCode()}, whatever its CharSequence class. */
+    private static int charsHash(Object value) {
+        return value instanceof String string ? string.hashCode() : value.toString().hashCode();
     }
 
+    /**
+     * The {@link String#hashCode()} of the string, computed from the UTF-8 bytes of an ASCII {@link
+     * BinaryStringData} without decoding it.
+     */
     private static int stringHash(StringData string) {
         if (string instanceof BinaryStringData binary) {
             String decoded = binary.getJavaObject();
@@ -273,18 +284,13 @@ public final class RowDataPartitioner {
                         .bind(accessor.type());
     }
 
-    /** How one partition field's value is read from a row. */
-    private sealed interface FieldValue permits StringIdentity, Transformed {}
+    @SuppressWarnings("unchecked")
+    private static Accessor<StructLike>[] newAccessors(int size) {
+        return (Accessor<StructLike>[]) new Accessor<?>[size];
+    }
 
-    /** Identity of a top-level string column: the row's own {@link StringData}. */
-    private record StringIdentity(int position) implements FieldValue {}
-
-    /** Any other field: Iceberg's transform of the source value in Iceberg's representation. */
-    private record Transformed(
-            Accessor<StructLike> accessor, SerializableFunction<Object, Object> transform)
-            implements FieldValue {
-        Object valueOf(StructLike row) {
-            return transform.apply(accessor.get(row));
-        }
+    @SuppressWarnings("unchecked")
+    private static SerializableFunction<Object, Object>[] newFunctions(int size) {
+        return (SerializableFunction<Object, Object>[]) new SerializableFunction<?, ?>[size];
     }
 }

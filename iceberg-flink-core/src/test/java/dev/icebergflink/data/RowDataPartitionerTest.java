@@ -128,6 +128,18 @@ class RowDataPartitionerTest {
     }
 
     @Test
+    void transformedStringsHashLikeTheirJavaString() {
+        PartitionSpec spec = PartitionSpec.builderFor(SCHEMA).truncate("category", 3).build();
+        RowDataPartitioner partitioner = new RowDataPartitioner(spec, SCHEMA, ROW_TYPE);
+        RowDataPartitioner.Key key =
+                partitioner.key(binary(row(1L, "2024-01-01T00:00:00", "books", null))).detach();
+
+        assertThat(key.hashCode()).isEqualTo("boo".hashCode());
+        assertThat(partitioner.key(row(2L, "2024-01-01T00:00:00", "boost", null))).isEqualTo(key);
+        assertThat(partitioner.key(row(3L, "2024-01-01T00:00:00", "bone", null))).isNotEqualTo(key);
+    }
+
+    @Test
     void charColumnsAndNestedStringsArePartitionedLikeIceberg() {
         Schema schema =
                 new Schema(
