@@ -1,15 +1,20 @@
 package dev.icebergflink.benchmarks.jmh;
 
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
+import dev.icebergflink.data.RowDataPartitioner;
 import dev.icebergflink.data.RowDataStructLike;
 import dev.icebergflink.sink.distribution.PartitionKeySelector;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.util.StructLikeMap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -27,10 +32,12 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Computes the Iceberg partition of each benchmark row for an identity, a bucket and a day
- * transform: the sink writer's path (a {@link RowDataStructLike} view under Iceberg's {@link
- * PartitionKey}), the hash distribution's key ({@link PartitionKeySelector}, which also renders the
- * partition path), and, as the baseline, Iceberg's generic path ({@link InternalRecordWrapper} over
- * a {@link Record}).
+ * transform, on generic and on binary rows: the sink writer's routing ({@link RowDataPartitioner}
+ * keys looked up in a map of the partitions seen, as the task writers do), Iceberg's way (its
+ * {@link PartitionKey} over a {@link RowDataStructLike} view, looked up in a {@link StructLikeMap};
+ * the writer's path before) and the partition key alone, the hash distribution's key ({@link
+ * PartitionKeySelector}), and, as the baseline, Iceberg's generic path ({@link
+ * InternalRecordWrapper} over a {@link Record}).
  *
  * <p>Scores are rows per second ({@link #ROWS} rows per invocation).
  */
@@ -49,11 +56,22 @@ public class PartitionKeyBenchmark {
     @Param({"identity", "bucket", "day"})
     public String transform;
 
+    /**
+     * {@code generic}: the generator's {@code GenericRowData} (strings still Java strings), as a
+     * writer chained to the source sees them; {@code binary}: {@code BinaryRowData}, as a writer
+     * sees them after the hash distribution's network shuffle.
+     */
+    @Param({"generic", "binary"})
+    public String layout;
+
     private List<RowData> rowData;
     private List<Record> records;
     private PartitionKey rowDataKey;
     private RowDataStructLike view;
     private PartitionKeySelector selector;
+    private RowDataPartitioner partitioner;
+    private Map<RowDataPartitioner.Key, Integer> routes;
+    private StructLikeMap<Integer> icebergRoutes;
     private PartitionKey genericKey;
     private InternalRecordWrapper wrapper;
 
@@ -61,11 +79,24 @@ public class PartitionKeyBenchmark {
     public void setUp() {
         BenchmarkRows rows = new BenchmarkRows(7L);
         rowData = rows.rowData(ROWS);
+        if (layout.equals("binary")) {
+            RowDataSerializer serializer = new RowDataSerializer(BenchmarkRows.ROW_TYPE);
+            rowData =
+                    rowData.stream()
+                            .map(row -> (RowData) serializer.toBinaryRow(row).copy())
+                            .toList();
+        } else if (!layout.equals("generic")) {
+            throw new IllegalArgumentException(
+                    "Unknown layout '" + layout + "'; allowed values: generic, binary");
+        }
         records = rows.records(ROWS);
         PartitionSpec spec = spec(transform);
         rowDataKey = new PartitionKey(spec, BenchmarkRows.SCHEMA);
         view = new RowDataStructLike(BenchmarkRows.SCHEMA.asStruct(), BenchmarkRows.ROW_TYPE);
         selector = new PartitionKeySelector(BenchmarkRows.SCHEMA, spec, BenchmarkRows.ROW_TYPE);
+        partitioner = new RowDataPartitioner(spec, BenchmarkRows.SCHEMA, BenchmarkRows.ROW_TYPE);
+        routes = new HashMap<>();
+        icebergRoutes = StructLikeMap.create(spec.partitionType());
         genericKey = new PartitionKey(spec, BenchmarkRows.SCHEMA);
         wrapper = new InternalRecordWrapper(BenchmarkRows.SCHEMA.asStruct());
     }
@@ -85,7 +116,48 @@ public class PartitionKeyBenchmark {
         };
     }
 
-    /** The sink writer's path: a reused view of the RowData under a reused partition key. */
+    /**
+     * The sink writer's routing: the row's partition key looked up among the partitions seen; a new
+     * partition is added with Iceberg's partition (rare: once per partition).
+     */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public void writerRoute(Blackhole blackhole) {
+        for (RowData row : rowData) {
+            RowDataPartitioner.Key key = partitioner.key(row);
+            Integer route = routes.get(key);
+            if (route == null) {
+                route = partitioner.detachedPartition(row).hashCode();
+                routes.put(key.detach(), route);
+            }
+            blackhole.consume(route);
+        }
+    }
+
+    /**
+     * Iceberg's way to route a row, which the sink writer used before: the partition key over a
+     * reused view of the RowData, looked up in a {@link StructLikeMap} of the partitions seen.
+     */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public void icebergRoute(Blackhole blackhole) {
+        for (RowData row : rowData) {
+            rowDataKey.partition(view.wrap(row));
+            Integer route = icebergRoutes.get(rowDataKey);
+            if (route == null) {
+                route = rowDataKey.hashCode();
+                icebergRoutes.put(rowDataKey.copy(), route);
+            }
+            blackhole.consume(route);
+        }
+    }
+
+    /** How many partitions {@link #writerRoute} and {@link #icebergRoute} have seen (tests). */
+    public int[] partitionsSeen() {
+        return new int[] {routes.size(), icebergRoutes.size()};
+    }
+
+    /** Iceberg's partition key over a reused view of the RowData, without a lookup. */
     @Benchmark
     @OperationsPerInvocation(ROWS)
     public void rowDataPartitionKey(Blackhole blackhole) {
@@ -95,7 +167,7 @@ public class PartitionKeyBenchmark {
         }
     }
 
-    /** The hash distribution's key selector: the partition rendered as its path. */
+    /** The hash distribution's key selector: a hash of the partition. */
     @Benchmark
     @OperationsPerInvocation(ROWS)
     public void hashDistributionKey(Blackhole blackhole) {

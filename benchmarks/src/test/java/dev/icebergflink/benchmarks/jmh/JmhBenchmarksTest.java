@@ -17,6 +17,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.openjdk.jmh.infra.Blackhole;
@@ -78,14 +79,30 @@ class JmhBenchmarksTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"identity", "bucket", "day"})
-    void partitionKeyBenchmarkRunsEveryPath(String transform) {
+    @CsvSource({
+        "identity, generic",
+        "bucket, generic",
+        "day, generic",
+        "identity, binary",
+        "bucket, binary",
+        "day, binary"
+    })
+    void partitionKeyBenchmarkRunsEveryPath(String transform, String layout) {
         PartitionKeyBenchmark benchmark = new PartitionKeyBenchmark();
         benchmark.transform = transform;
+        benchmark.layout = layout;
         benchmark.setUp();
         benchmark.rowDataPartitionKey(blackhole());
+        benchmark.writerRoute(blackhole());
+        benchmark.icebergRoute(blackhole());
         benchmark.hashDistributionKey(blackhole());
         benchmark.genericPartitionKey(blackhole());
+        // both routings found the same partitions: 16 categories or buckets, some hundred days
+        int[] seen = benchmark.partitionsSeen();
+        assertThat(seen[0]).isEqualTo(seen[1]);
+        if (!transform.equals("day")) {
+            assertThat(seen[0]).isEqualTo(16);
+        }
 
         // The paths agree: the generic key of the first record is the RowData path's key.
         BenchmarkRows rows = new BenchmarkRows(1L);

@@ -228,7 +228,7 @@ public final class DistributionTopology implements Serializable {
 
     /**
      * Picks a writer from a key's hash code; keys must hash the same in every JVM (the partition
-     * path string and the binary equality key do).
+     * hash of {@link PartitionKeySelector} and the binary equality key do).
      */
     static final class KeyHashPartitioner<K> implements Partitioner<K> {
         private static final long serialVersionUID = 1L;

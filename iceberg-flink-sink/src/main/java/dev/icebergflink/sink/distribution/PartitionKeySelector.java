@@ -1,39 +1,34 @@
 package dev.icebergflink.sink.distribution;
 
-import dev.icebergflink.data.RowDataStructLike;
-import java.nio.ByteBuffer;
-import java.util.HexFormat;
+import dev.icebergflink.data.RowDataPartitioner;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
-import org.apache.iceberg.StructLike;
 
 /**
- * Keys rows by their Iceberg partition, for hash distribution: all rows of a partition go to one
- * writer, so each checkpoint writes about one file per partition instead of one per partition and
- * writer.
+ * Keys rows by a hash of their Iceberg partition, for hash distribution: all rows of a partition go
+ * to one writer, so each checkpoint writes about one file per partition instead of one per
+ * partition and writer.
  *
- * <p>The key is the partition's transformed values joined by {@code /} (e.g. {@code 19723/3} for a
- * day and a bucket), not its human-readable path: rendering the path formats dates and escapes
- * every value, which made the key selector twenty times slower than the partitioning itself
- * (PartitionKeyBenchmark). Equal partitions give equal keys and a key's hash code is the same in
- * every JVM; distinct partitions may rarely share a key, which only sends them to the same writer.
+ * <p>The key is {@link RowDataPartitioner.Key#hashCode()}: a hash of the partition's transformed
+ * values that is the same in every JVM (for a single string partition field, the value's {@link
+ * String#hashCode()}). It is computed from the row without rendering the partition path or decoding
+ * ASCII strings: rendering the path formatted dates and escaped every value, twenty times the cost
+ * of the partitioning itself (PartitionKeyBenchmark). Distinct partitions may share a key, which
+ * only sends them to the same writer.
  */
-public final class PartitionKeySelector implements KeySelector<RowData, String> {
+public final class PartitionKeySelector implements KeySelector<RowData, Integer> {
 
     private static final long serialVersionUID = 1L;
-    private static final HexFormat HEX = HexFormat.of();
 
     private final String schemaJson;
     private final String specJson;
     private final RowType rowType;
-    private transient PartitionKey partitionKey;
-    private transient RowDataStructLike view;
+    private transient RowDataPartitioner partitioner;
 
     public PartitionKeySelector(Schema schema, PartitionSpec spec, RowType rowType) {
         this.schemaJson = SchemaParser.toJson(schema);
@@ -42,35 +37,13 @@ public final class PartitionKeySelector implements KeySelector<RowData, String> 
     }
 
     @Override
-    public String getKey(RowData row) {
-        if (partitionKey == null) {
+    public Integer getKey(RowData row) {
+        if (partitioner == null) {
             Schema schema = SchemaParser.fromJson(schemaJson);
-            partitionKey = new PartitionKey(PartitionSpecParser.fromJson(schema, specJson), schema);
-            view = new RowDataStructLike(schema.asStruct(), rowType);
+            partitioner =
+                    new RowDataPartitioner(
+                            PartitionSpecParser.fromJson(schema, specJson), schema, rowType);
         }
-        partitionKey.partition(view.wrap(row));
-        return render(partitionKey);
-    }
-
-    /** The partition's values joined by {@code /}; binary values as hex of their content. */
-    static String render(StructLike partition) {
-        StringBuilder key = new StringBuilder(32);
-        for (int pos = 0; pos < partition.size(); pos++) {
-            if (pos > 0) {
-                key.append('/');
-            }
-            Object value = partition.get(pos, Object.class);
-            if (value == null) {
-                key.append('\0');
-            } else if (value instanceof ByteBuffer buffer) {
-                ByteBuffer content = buffer.duplicate();
-                byte[] bytes = new byte[content.remaining()];
-                content.get(bytes);
-                key.append(HEX.formatHex(bytes));
-            } else {
-                key.append(value);
-            }
-        }
-        return key.toString();
+        return partitioner.key(row).hashCode();
     }
 }

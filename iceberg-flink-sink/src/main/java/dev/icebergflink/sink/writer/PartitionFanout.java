@@ -39,21 +39,27 @@ final class PartitionFanout<T, R> implements Closeable {
 
     /** Writes {@code row} into the file of {@code partition} (ignored when unpartitioned). */
     void write(T row, StructLike partition) {
-        FileWriter<T, R> writer;
+        writerFor(partition).write(row);
+    }
+
+    /**
+     * The open writer of {@code partition} (ignored when unpartitioned), created when the partition
+     * is new; callers may keep it to write more rows of the partition until this fanout closes.
+     */
+    FileWriter<T, R> writerFor(StructLike partition) {
         if (writers == null) {
             if (unpartitionedWriter == null) {
                 unpartitionedWriter = newWriter.apply(spec, null);
             }
-            writer = unpartitionedWriter;
-        } else {
-            writer = writers.get(partition);
-            if (writer == null) {
-                StructLike copy = copy(partition);
-                writer = newWriter.apply(spec, copy);
-                writers.put(copy, writer);
-            }
+            return unpartitionedWriter;
         }
-        writer.write(row);
+        FileWriter<T, R> writer = writers.get(partition);
+        if (writer == null) {
+            StructLike copy = copy(partition);
+            writer = newWriter.apply(spec, copy);
+            writers.put(copy, writer);
+        }
+        return writer;
     }
 
     /**

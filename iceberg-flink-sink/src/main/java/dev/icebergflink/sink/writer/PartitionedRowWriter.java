@@ -1,19 +1,21 @@
 package dev.icebergflink.sink.writer;
 
-import dev.icebergflink.data.RowDataStructLike;
+import dev.icebergflink.data.RowDataPartitioner;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.DataWriteResult;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileWriter;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
@@ -25,14 +27,21 @@ import org.apache.iceberg.io.WriteResult;
  * files per partition; and completing or aborting those files.
  *
  * <p>It exists so that the append and the delta writer differ only in what they do per row kind.
+ *
+ * <p>Routing a row costs one lookup of its {@link RowDataPartitioner.Key} (no string decoding for
+ * identity partitions of strings); Iceberg's partition is computed only for a partition not seen
+ * before in this writer, and {@link #partitionOf} returns one shared copy per partition, so that
+ * {@link #writeData} can go straight to that partition's file writer.
  */
 abstract class PartitionedRowWriter implements TaskWriter<RowData> {
 
     private final PartitionSpec spec;
-    private final PartitionKey partitionKey;
-    private final RowDataStructLike structView;
+    private final RowDataPartitioner partitioner;
+    private final boolean partitioned;
+    private final Map<RowDataPartitioner.Key, Route> routes = new HashMap<>();
     private final FileIO io;
     private final PartitionFanout<RowData, DataWriteResult> dataWriters;
+    private Route lastRoute;
     private boolean done;
 
     PartitionedRowWriter(
@@ -42,7 +51,6 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
             OutputFileFactory fileFactory,
             long targetFileSizeBytes) {
         this.spec = table.spec();
-        this.partitionKey = new PartitionKey(spec, table.schema());
         // Rows may carry trailing row lineage columns after the table's columns; partitions
         // come from the table's columns only.
         int tableWidth = table.schema().columns().size();
@@ -50,7 +58,8 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
                 flinkType.getFieldCount() == tableWidth
                         ? flinkType
                         : new RowType(flinkType.getFields().subList(0, tableWidth));
-        this.structView = new RowDataStructLike(table.schema().asStruct(), tableType);
+        this.partitioner = new RowDataPartitioner(spec, table.schema(), tableType);
+        this.partitioned = !partitioner.isUnpartitioned();
         this.io = table.io();
         this.dataWriters =
                 new PartitionFanout<>(
@@ -73,17 +82,35 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
         return io;
     }
 
-    /** The partition of {@code row}; the returned key is reused by the next call. */
+    /**
+     * The partition of {@code row} (null when unpartitioned): one shared, never modified instance
+     * per partition seen by this writer.
+     */
     StructLike partitionOf(RowData row) {
-        if (spec.isUnpartitioned()) {
+        if (!partitioned) {
             return null;
         }
-        partitionKey.partition(structView.wrap(row));
-        return partitionKey;
+        RowDataPartitioner.Key key = partitioner.key(row);
+        Route route = routes.get(key);
+        if (route == null) {
+            route = new Route(partitioner.detachedPartition(row));
+            routes.put(key.detach(), route);
+        }
+        lastRoute = route;
+        return route.partition;
     }
 
+    /** Writes a data row into the file of {@code partition} (from {@link #partitionOf}). */
     void writeData(RowData row, StructLike partition) {
-        dataWriters.write(row, partition);
+        Route route = lastRoute;
+        if (route != null && route.partition == partition) {
+            if (route.dataWriter == null) {
+                route.dataWriter = dataWriters.writerFor(partition);
+            }
+            route.dataWriter.write(row);
+        } else {
+            dataWriters.write(row, partition);
+        }
     }
 
     /** Open data file writers (one per partition written; tests). */
@@ -151,6 +178,16 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
     private void checkOpen() {
         if (done) {
             throw new IllegalStateException("This task writer was already completed or aborted");
+        }
+    }
+
+    /** A partition seen by this writer: its shared partition struct and its data file writer. */
+    private static final class Route {
+        private final StructLike partition;
+        private FileWriter<RowData, DataWriteResult> dataWriter;
+
+        private Route(StructLike partition) {
+            this.partition = partition;
         }
     }
 }
