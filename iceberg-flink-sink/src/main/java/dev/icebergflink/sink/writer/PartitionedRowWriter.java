@@ -84,7 +84,8 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
 
     /**
      * The partition of {@code row} (null when unpartitioned): one shared, never modified instance
-     * per partition seen by this writer.
+     * per partition key seen by this writer (rows of one partition whose strings differ only in
+     * malformed UTF-8 get equal instances, and still one file writer).
      */
     StructLike partitionOf(RowData row) {
         if (!partitioned) {
