@@ -34,11 +34,6 @@ public final class EqualityKey {
         return bytes;
     }
 
-    /** The length of the encoded key in bytes. */
-    public int length() {
-        return bytes.length;
-    }
-
     @Override
     public boolean equals(Object other) {
         return this == other

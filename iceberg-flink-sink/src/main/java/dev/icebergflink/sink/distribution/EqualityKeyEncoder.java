@@ -36,8 +36,8 @@ import org.apache.flink.table.types.logical.TimestampType;
  * <p>The encoding is injective per key layout, so equal keys mean equal key values. When every
  * column has a fixed width, every key has the same {@link #keyLength() length}. It exists to give
  * Flink's batch sort keys whose first bytes discriminate (see {@link EqualityKey}). Serializable
- * (it travels in the key selector); every call builds its own key, so one encoder may serve several
- * threads.
+ * (it travels in the key selector, and every Flink task gets its own copy); not thread-safe for
+ * columns in the internal binary form, whose Flink serializers reuse buffers.
  */
 final class EqualityKeyEncoder implements Serializable {
 
@@ -210,11 +210,11 @@ final class EqualityKeyEncoder implements Serializable {
     }
 
     private static ColumnEncoder fixed(int width, ValueWriter writer) {
-        return new ColumnEncoder(width, writer);
+        return new ValueColumn(width, writer);
     }
 
     private static ColumnEncoder variable(ValueWriter writer) {
-        return new ColumnEncoder(-1, writer);
+        return new ValueColumn(-1, writer);
     }
 
     /** Writes one column's non-null value. */
@@ -224,37 +224,29 @@ final class EqualityKeyEncoder implements Serializable {
     }
 
     /** One key column: its width in bytes (-1 = variable) and how to write it. */
-    private static class ColumnEncoder {
-        private final int width;
-        private final ValueWriter writer;
+    private interface ColumnEncoder {
+        int width();
 
-        ColumnEncoder(int width, ValueWriter writer) {
-            this.width = width;
-            this.writer = writer;
-        }
+        void write(RowData row, KeyBuffer out);
+    }
 
-        int width() {
-            return width;
-        }
-
-        void write(RowData row, KeyBuffer out) {
+    /** A column whose value is never null. */
+    private record ValueColumn(int width, ValueWriter writer) implements ColumnEncoder {
+        @Override
+        public void write(RowData row, KeyBuffer out) {
             writer.write(row, out);
         }
     }
 
     /** A nullable column: a presence byte, then the value or (fixed width) zeros. */
-    private static final class Nullable extends ColumnEncoder {
-        private final ColumnEncoder value;
-        private final int pos;
-
-        Nullable(ColumnEncoder value, int pos) {
-            super(value.width() < 0 ? -1 : value.width() + 1, null);
-            this.value = value;
-            this.pos = pos;
+    private record Nullable(ColumnEncoder value, int pos) implements ColumnEncoder {
+        @Override
+        public int width() {
+            return value.width() < 0 ? -1 : value.width() + 1;
         }
 
         @Override
-        void write(RowData row, KeyBuffer out) {
+        public void write(RowData row, KeyBuffer out) {
             if (row.isNullAt(pos)) {
                 out.putByte(0);
                 out.skip(Math.max(value.width(), 0));
