@@ -106,7 +106,9 @@ class RangeDistributionITCase {
             }
         }
         assertThat(perWriter).as("rows per writer").hasSize(WRITERS);
-        assertThat(perWriter.values()).allSatisfy(n -> assertThat(n).isBetween(800L, 1200L));
+        // balanced within 30%: the boundaries come from sampled statistics, and on a loaded machine
+        // more rows pass before the first boundaries arrive
+        assertThat(perWriter.values()).allSatisfy(n -> assertThat(n).isBetween(700L, 1300L));
 
         // key ranges: with round robin every writer's file spans about the whole key space, so
         // the spans add up to about 4 times the union; by ranges they add up to about the union
