@@ -9,10 +9,11 @@ import org.apache.avro.util.Utf8;
  * One reused byte array that the top-level field decoders of a row read strings, binaries, fixed
  * values and decimals into, before the bytes are copied into the row.
  *
- * <p>It exists because {@link dev.icebergflink.data.BinaryRowBuilder#setBytes} wraps the array it
- * is given in a memory segment and keeps that wrapper only while the next call passes the same
- * array: with one buffer per column, every string of a row with several string columns would
- * allocate a new wrapper. The array only grows; {@link #array()} is valid until the next read.
+ * <p>It exists so that decoding a value allocates nothing: Avro's decoder fills one reused {@link
+ * Utf8} or {@link ByteBuffer} over this array, and {@link
+ * dev.icebergflink.data.BinaryRowBuilder#setBytes} keeps its segment wrapper while a field's bytes
+ * keep coming from the same array. The array only grows; {@link #array()} is valid until the next
+ * read.
  */
 final class ScratchBytes {
 
