@@ -11,10 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.IntStream;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
@@ -118,10 +119,8 @@ public final class RowDataFileTaskReader implements Serializable {
                             fileSchema.asStruct(), FlinkSchemaUtil.convert(fileSchema));
             rows = CloseableIterable.filter(rows, row -> evaluator.eval(view.wrap(row)));
         }
-        int width = projectedSchema.columns().size();
-        if (fileSchema.columns().size() > width) {
-            int[] prefix = IntStream.range(0, width).toArray();
-            rows = CloseableIterable.transform(rows, row -> dropTrailingFields(row, prefix));
+        if (fileSchema.columns().size() > projectedSchema.columns().size()) {
+            rows = CloseableIterable.transform(rows, trailingFieldsDropper());
         }
         return rows;
     }
@@ -201,14 +200,16 @@ public final class RowDataFileTaskReader implements Serializable {
         return new Schema(columns);
     }
 
-    private static RowData dropTrailingFields(RowData row, int[] prefix) {
-        if (row instanceof GenericRowData generic) {
-            GenericRowData trimmed = new GenericRowData(row.getRowKind(), prefix.length);
-            for (int pos : prefix) {
-                trimmed.setField(pos, generic.getField(pos));
-            }
-            return trimmed;
-        }
-        return ProjectedRowData.from(prefix).replaceRow(row);
+    /**
+     * Drops the columns that were read only for the residual filter or the deletes. The result is a
+     * binary row of the projected width rather than a view over the wider row: Flink copies a
+     * binary row between operators as one byte array, a view field by field.
+     */
+    private Function<RowData, RowData> trailingFieldsDropper() {
+        ProjectedRowData prefix =
+                ProjectedRowData.from(
+                        IntStream.range(0, projectedSchema.columns().size()).toArray());
+        RowDataSerializer narrow = new RowDataSerializer(producedRowType());
+        return row -> narrow.toBinaryRow(prefix.replaceRow(row)).copy();
     }
 }

@@ -12,6 +12,7 @@ import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
@@ -128,6 +129,34 @@ class RowDataFileTaskReaderTest {
                         Expressions.notEqual("data", "d6"));
         assertThat(read(table, SCHEMA.select("id"), filter))
                 .containsExactlyInAnyOrder("3", "5", "7", "8", "9");
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = FileFormat.class,
+            names = {"PARQUET", "ORC", "AVRO"})
+    void returnsBinaryRowsOfTheProjectedWidthAfterReadingFilterAndDeleteColumns(FileFormat format) {
+        Table table = ReaderTestTables.create(dir, 2);
+        ReaderTestTables.append(table, format, ReaderTestTables.records(0, 6, "a"));
+        ReaderTestTables.commitDeletes(
+                table, ReaderTestTables.writeIdEqualityDeletes(table, format, "a", 4));
+
+        // "ts" is read only for the filter, "id" only for the deletes; both are dropped again
+        Schema projected = SCHEMA.select("data");
+        Expression filter = Expressions.greaterThanOrEqual("ts", 2000L);
+        List<RowData> rows =
+                ReaderTestTables.readAll(
+                        ReaderTestTables.reader(table, projected, true),
+                        ReaderTestTables.planFiles(table, filter, true));
+
+        assertThat(ReaderTestTables.formatAll(projected, rows))
+                .containsExactlyInAnyOrder("d2", "d3", "d5");
+        assertThat(rows)
+                .allSatisfy(
+                        row -> {
+                            assertThat(row).isInstanceOf(BinaryRowData.class);
+                            assertThat(row.getArity()).isEqualTo(1);
+                        });
     }
 
     @Test
