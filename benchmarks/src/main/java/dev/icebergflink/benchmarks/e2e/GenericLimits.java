@@ -14,12 +14,15 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.util.PropertyUtil;
@@ -28,9 +31,9 @@ import org.apache.iceberg.util.PropertyUtil;
  * The limits the connector is measured against: Iceberg's own generic writer and reader
  * (iceberg-data), driven the simplest fast way, with no Flink in between. The writer splits the
  * rows into one contiguous id range per core, writes each range with a rolling {@link
- * GenericFileWriterFactory} writer on its own thread and commits all files in one append; the
- * reader plans the table's scan tasks and reads them with the generic format readers on one thread
- * per core.
+ * GenericFileWriterFactory} writer (a fanout of them into a partitioned table) on its own thread
+ * and commits all files in one append; the reader plans the table's scan tasks and reads them with
+ * the generic format readers on one thread per core.
  */
 public final class GenericLimits {
 
@@ -42,8 +45,8 @@ public final class GenericLimits {
     }
 
     /**
-     * Writes the rows with ids {@code [0, rows)} of {@code data} into the (unpartitioned) table in
-     * its default file format and commits them in one append.
+     * Writes the rows with ids {@code [0, rows)} of {@code data} into the table in its default file
+     * format and by its partition spec, and commits them in one append.
      */
     public static void write(Table table, BenchmarkRows data, long rows) {
         int threads = threads();
@@ -72,20 +75,8 @@ public final class GenericLimits {
                                             OutputFileFactory.builderFor(table, part, 0)
                                                     .format(fileFormat(table))
                                                     .build();
-                                    RollingDataWriter<Record> writer =
-                                            new RollingDataWriter<>(
-                                                    writers,
-                                                    outputs,
-                                                    table.io(),
-                                                    targetSize,
-                                                    table.spec(),
-                                                    null);
-                                    try (writer) {
-                                        for (long id = from; id < to; id++) {
-                                            writer.write(data.record(id));
-                                        }
-                                    }
-                                    return writer.result().dataFiles();
+                                    return writeRange(
+                                            table, writers, outputs, targetSize, data, from, to);
                                 }));
             }
             for (Future<List<DataFile>> part : parts) {
@@ -102,6 +93,44 @@ public final class GenericLimits {
         AppendFiles append = table.newAppend();
         files.forEach(append::appendFile);
         append.commit();
+    }
+
+    /**
+     * Writes the rows with ids {@code [from, to)}: a rolling writer into an unpartitioned table, a
+     * fanout writer (one open rolling file per partition) into a partitioned one, as a program that
+     * writes without shuffling its rows by partition would.
+     */
+    private static List<DataFile> writeRange(
+            Table table,
+            GenericFileWriterFactory writers,
+            OutputFileFactory outputs,
+            long targetSize,
+            BenchmarkRows data,
+            long from,
+            long to)
+            throws IOException {
+        PartitionSpec spec = table.spec();
+        if (spec.isUnpartitioned()) {
+            RollingDataWriter<Record> writer =
+                    new RollingDataWriter<>(writers, outputs, table.io(), targetSize, spec, null);
+            try (writer) {
+                for (long id = from; id < to; id++) {
+                    writer.write(data.record(id));
+                }
+            }
+            return writer.result().dataFiles();
+        }
+        PartitionKey partition = new PartitionKey(spec, table.schema());
+        FanoutDataWriter<Record> writer =
+                new FanoutDataWriter<>(writers, outputs, table.io(), targetSize);
+        try (writer) {
+            for (long id = from; id < to; id++) {
+                Record record = data.record(id);
+                partition.partition(record);
+                writer.write(record, spec, partition);
+            }
+        }
+        return writer.result().dataFiles();
     }
 
     /** Reads every row of the table's current snapshot and returns how many there were. */

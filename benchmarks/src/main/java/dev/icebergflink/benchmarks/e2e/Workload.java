@@ -17,6 +17,9 @@ public enum Workload {
     LIMIT_WRITE_PARQUET("limit-write-parquet", Kind.LIMIT_WRITE, FileFormat.PARQUET, null, 0),
     LIMIT_WRITE_ORC("limit-write-orc", Kind.LIMIT_WRITE, FileFormat.ORC, null, 0),
     LIMIT_WRITE_AVRO("limit-write-avro", Kind.LIMIT_WRITE, FileFormat.AVRO, null, 0),
+    /** The generic writer into the partitioned table of {@code append-partitioned}. */
+    LIMIT_WRITE_PARTITIONED(
+            "limit-write-partitioned", Kind.LIMIT_WRITE_PARTITIONED, FileFormat.PARQUET, null, 0),
     LIMIT_READ_PARQUET("limit-read-parquet", Kind.LIMIT_READ, FileFormat.PARQUET, null, 0),
     LIMIT_READ_ORC("limit-read-orc", Kind.LIMIT_READ, FileFormat.ORC, null, 0),
     LIMIT_READ_AVRO("limit-read-avro", Kind.LIMIT_READ, FileFormat.AVRO, null, 0),
@@ -27,7 +30,7 @@ public enum Workload {
             "append-partitioned",
             Kind.APPEND_PARTITIONED,
             FileFormat.PARQUET,
-            "limit-write-parquet",
+            "limit-write-partitioned",
             0.75),
     SQL_INSERT("sql-insert", Kind.SQL_INSERT, FileFormat.PARQUET, "limit-write-parquet", 0),
     UPSERT("upsert", Kind.UPSERT, FileFormat.PARQUET, "append-parquet", 0.5),
@@ -49,6 +52,7 @@ public enum Workload {
     public enum Kind {
         GENERATOR,
         LIMIT_WRITE,
+        LIMIT_WRITE_PARTITIONED,
         LIMIT_READ,
         APPEND,
         APPEND_PARTITIONED,
@@ -66,6 +70,11 @@ public enum Workload {
                     || this == SCAN_PROJECTED_FILTERED
                     || this == SQL_COUNT
                     || this == SQL_FILTER;
+        }
+
+        /** Whether the workload writes a table partitioned by category. */
+        public boolean partitioned() {
+            return this == LIMIT_WRITE_PARTITIONED || this == APPEND_PARTITIONED;
         }
     }
 

@@ -49,7 +49,8 @@ class BenchmarkSuiteITCase {
                             "--heap",
                             "768m",
                             "--workloads",
-                            "append-parquet,upsert,upsert-unique-keys,scan-parquet,sql-count",
+                            "limit-write-partitioned,append-parquet,upsert,upsert-unique-keys,"
+                                    + "scan-parquet,sql-count",
                             "--work-dir",
                             work.resolve("run").toString(),
                             "--docs",
@@ -74,12 +75,17 @@ class BenchmarkSuiteITCase {
                 lines.stream().collect(Collectors.toMap(ResultLine::workload, line -> line));
         assertThat(byWorkload.keySet())
                 .containsExactlyInAnyOrder(
+                        "limit-write-partitioned",
                         "append-parquet",
                         "upsert",
                         "upsert-unique-keys",
                         "scan-parquet",
                         "sql-count");
         assertThat(byWorkload.get("append-parquet").rows()).isEqualTo(ROWS);
+        assertThat(byWorkload.get("limit-write-partitioned").rows()).isEqualTo(ROWS);
+        // every thread's id range holds all 16 categories: a file per category and thread
+        assertThat(byWorkload.get("limit-write-partitioned").files())
+                .isEqualTo(16L * GenericLimits.threads());
         assertThat(byWorkload.get("scan-parquet").rows()).isEqualTo(ROWS);
         assertThat(byWorkload.get("upsert").rows()).isEqualTo(ROWS / 4);
         assertThat(byWorkload.get("upsert-unique-keys").rows()).isEqualTo(ROWS / 4);
