@@ -151,9 +151,9 @@ final class BenchmarkReport {
                 "\nTimes are a Flink job's net runtime (submission to end, without JVM and"
                         + " MiniCluster start) or the wall time of a limit; CPU s is the child"
                         + " process's CPU time over the measured part (for Flink jobs including"
-                        + " the MiniCluster start); peak RSS is the child's VmHWM, including the"
-                        + " untimed warm-up and preparation (the upsert's base table, the read"
-                        + " workloads' shared source table when a run writes it). Each child first"
+                        + " the MiniCluster start); peak RSS is the child's VmHWM over the measured"
+                        + " part (reset at its start, so it starts from the memory the JVM already"
+                        + " holds after the untimed warm-up and preparation). Each child first"
                         + " runs its workload once untimed on the warm-up rows, so class loading"
                         + " and JIT compilation weigh on neither the connector nor the limits. Read workloads count the"
                         + " table's rows; the upsert counts the rows it rewrites (a quarter of the"
@@ -182,8 +182,8 @@ final class BenchmarkReport {
                 "\nThe issue's targets: append ≥ 0.85x the generic writer (held for ORC and Avro"
                         + " against their own generic writers too), partitioned append ≥ 0.75x,"
                         + " full scan ≥ 0.9x the generic reader, upsert update phase ≥ 0.5x the"
-                        + " append rate. Bounded upsert memory is checked by comparing the"
-                        + " upsert's peak RSS at `--rows 1000000` and `--rows 10000000`; the"
+                        + " append rate. Bounded upsert memory is checked by running the upsert"
+                        + " at `--rows 1000000` and `--rows 10000000` with a fixed `--heap`; the"
                         + " planning targets are measured by the JMH planning benchmark of the same"
                         + " module.\n\n");
 

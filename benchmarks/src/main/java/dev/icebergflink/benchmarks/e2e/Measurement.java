@@ -4,26 +4,54 @@ package dev.icebergflink.benchmarks.e2e;
  * What one workload run measured, before the suite relates it to a reference.
  *
  * @param rows the rows processed
- * @param seconds the measured time: a Flink job's net runtime, or the wall time of a generic limit
- * @param cpuSeconds the process CPU time spent over the measured part
+ * @param span the time, CPU time and peak memory of the measured part
  * @param files the files written or read
  * @param bytes their size
  */
-record Measurement(long rows, double seconds, double cpuSeconds, long files, long bytes) {
+record Measurement(long rows, Span span, long files, long bytes) {
 
-    /** Starts measuring wall time and process CPU time now. */
+    /** The measured time: a Flink job's net runtime, or the wall time of a generic limit. */
+    double seconds() {
+        return span.seconds();
+    }
+
+    /**
+     * Starts measuring wall time, process CPU time and the peak resident set size now. The peak is
+     * reset, so that the table preparation, the warm-up and the answer check before and after the
+     * measured part do not count.
+     */
     static Stopwatch start() {
+        ProcessStats.resetPeakRss();
         return new Stopwatch(System.nanoTime(), ProcessStats.cpuNanos());
     }
 
-    /** A started measurement; {@link #elapsedSeconds()} and {@link #cpuSeconds()} read it. */
+    /**
+     * The measured part of a run.
+     *
+     * @param seconds the measured time
+     * @param cpuSeconds the CPU time of the whole process over the measured part
+     * @param peakRssMb the peak resident set size over the measured part in MiB (-1: unknown)
+     */
+    record Span(double seconds, double cpuSeconds, long peakRssMb) {}
+
+    /** A started measurement; {@link #stop()} ends it. */
     record Stopwatch(long startNanos, long startCpuNanos) {
-        double elapsedSeconds() {
-            return (System.nanoTime() - startNanos) / 1e9;
+        /** Ends the measurement; its time is the wall time since the start. */
+        Span stop() {
+            return stop((System.nanoTime() - startNanos) / 1e9);
         }
 
-        double cpuSeconds() {
-            return (ProcessStats.cpuNanos() - startCpuNanos) / 1e9;
+        /** Ends the measurement with a time measured elsewhere (a Flink job's net runtime). */
+        Span stop(double seconds) {
+            return new Span(
+                    seconds,
+                    (ProcessStats.cpuNanos() - startCpuNanos) / 1e9,
+                    ProcessStats.peakRssMb());
+        }
+
+        /** The wall time since the start, without ending the measurement. */
+        double elapsedSeconds() {
+            return (System.nanoTime() - startNanos) / 1e9;
         }
     }
 }

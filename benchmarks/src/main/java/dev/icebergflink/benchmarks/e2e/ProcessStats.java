@@ -8,11 +8,13 @@ import java.nio.file.Paths;
 
 /**
  * What the benchmark JVM has used: its process CPU time and its peak resident set size (VmHWM from
- * {@code /proc/self/status}, Linux only; -1 elsewhere).
+ * {@code /proc/self/status}, Linux only; -1 elsewhere), which can be reset so that it covers the
+ * measured part of a run only.
  */
 final class ProcessStats {
 
     private static final Path STATUS = Paths.get("/proc/self/status");
+    private static final Path CLEAR_REFS = Paths.get("/proc/self/clear_refs");
 
     private ProcessStats() {}
 
@@ -26,7 +28,22 @@ final class ProcessStats {
         return -1;
     }
 
-    /** The peak resident set size of this process in MiB, or -1 when the OS does not say. */
+    /**
+     * Resets the peak resident set size to the current one (Linux 4.0 and later: writing 5 to
+     * {@code /proc/self/clear_refs}); does nothing where that is not possible.
+     */
+    static void resetPeakRss() {
+        try {
+            Files.writeString(CLEAR_REFS, "5");
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or not allowed: the peak then covers the whole process
+        }
+    }
+
+    /**
+     * The peak resident set size of this process in MiB (since the last {@link #resetPeakRss()}),
+     * or -1 when the OS does not say.
+     */
     static long peakRssMb() {
         try {
             for (String line : Files.readAllLines(STATUS)) {

@@ -17,7 +17,7 @@ import java.util.Map;
  * @param files the data and delete files written, or read
  * @param bytes the size of those files
  * @param cpuSeconds the CPU time of the child process over the measured part
- * @param peakRssMb the peak resident set size of the child process in MiB
+ * @param peakRssMb the peak resident set size of the child process over the measured part in MiB
  * @param ratio rows/s divided by the reference's rows/s in the same round; NaN when unknown
  * @param reference the workload the ratio compares with, or "-"
  */

@@ -83,8 +83,8 @@ public final class WorkloadMain {
                 measurement.seconds(),
                 measurement.files(),
                 measurement.bytes(),
-                measurement.cpuSeconds(),
-                ProcessStats.peakRssMb(),
+                measurement.span().cpuSeconds(),
+                measurement.span().peakRssMb(),
                 Double.NaN,
                 workload.reference() == null ? "-" : workload.reference());
     }

@@ -94,9 +94,9 @@ final class WorkloadRunner {
         StreamExecutionEnvironment env = environment();
         String counter = "generator-" + System.nanoTime();
         GeneratedRows.stream(env, data, rows, 1).sinkTo(new CountingSink<>(counter));
-        Timed timed = execute(env, "generator");
+        Measurement.Span span = execute(env, "generator");
         expectCount("generator", rows, CountingSink.count(counter));
-        return new Measurement(rows, timed.seconds, timed.cpuSeconds, 0, 0);
+        return new Measurement(rows, span, 0, 0);
     }
 
     private Measurement limitWrite(Workload workload, int run) {
@@ -104,9 +104,7 @@ final class WorkloadRunner {
         Table table = tables.create(name, spec(workload), workload.format(), 2);
         Measurement.Stopwatch watch = Measurement.start();
         GenericLimits.write(table, data, rows);
-        double seconds = watch.elapsedSeconds();
-        double cpu = watch.cpuSeconds();
-        return writeResult(workload, name, seconds, cpu);
+        return writeResult(workload, name, watch.stop());
     }
 
     /** The partitioned workloads' tables are partitioned by the 16-value category. */
@@ -120,10 +118,9 @@ final class WorkloadRunner {
         Table table = tables.source(format, data, rows);
         Measurement.Stopwatch watch = Measurement.start();
         long count = GenericLimits.read(table);
-        double seconds = watch.elapsedSeconds();
-        double cpu = watch.cpuSeconds();
+        Measurement.Span span = watch.stop();
         expectCount("limit-read " + format, rows, count);
-        return readResult(table, seconds, cpu);
+        return readResult(table, span);
     }
 
     private Measurement append(Workload workload, int run, DistributionMode distribution)
@@ -137,8 +134,7 @@ final class WorkloadRunner {
                                 .tableLoader(tables.loader(name))
                                 .distributionMode(distribution)
                                 .build());
-        Timed timed = execute(env, workload.id());
-        return writeResult(workload, name, timed.seconds, timed.cpuSeconds);
+        return writeResult(workload, name, execute(env, workload.id()));
     }
 
     private Measurement sqlInsert(Workload workload, int run) throws Exception {
@@ -152,8 +148,7 @@ final class WorkloadRunner {
         TableResult result =
                 tableEnv.executeSql("INSERT INTO " + qualified(name) + " SELECT * FROM generated");
         JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
-        double cpu = watch.cpuSeconds();
-        return writeResult(workload, name, job.getNetRuntime() / 1000.0, cpu);
+        return writeResult(workload, name, watch.stop(job.getNetRuntime() / 1000.0));
     }
 
     private Measurement upsert(Workload workload, int run) throws Exception {
@@ -177,14 +172,13 @@ final class WorkloadRunner {
                                 .upsertUniqueKeys(workload == Workload.UPSERT_UNIQUE_KEYS)
                                 .equalityFieldColumns(List.of("id"))
                                 .build());
-        Timed timed = execute(env, workload.id());
+        Measurement.Span span = execute(env, workload.id());
         table.refresh();
         checkUpsertedContent(table, updates, updated);
         Measurement measurement =
                 new Measurement(
                         updated,
-                        timed.seconds,
-                        timed.cpuSeconds,
+                        span,
                         BenchmarkTables.fileCount(table),
                         BenchmarkTables.fileBytes(table));
         tables.drop(name);
@@ -231,9 +225,9 @@ final class WorkloadRunner {
                         InternalTypeInfo.of(BenchmarkRows.ROW_TYPE))
                 .setParallelism(PARALLELISM)
                 .sinkTo(new CountingSink<>(counter));
-        Timed timed = execute(env, "scan " + format);
+        Measurement.Span span = execute(env, "scan " + format);
         expectCount("scan " + format, rows, CountingSink.count(counter));
-        return readResult(table, timed.seconds, timed.cpuSeconds);
+        return readResult(table, span);
     }
 
     private Measurement scanProjectedFiltered() throws Exception {
@@ -257,12 +251,12 @@ final class WorkloadRunner {
                                         BenchmarkRows.SCHEMA.select("id", "quantity"))))
                 .setParallelism(PARALLELISM)
                 .sinkTo(new CountingSink<>(counter));
-        Timed timed = execute(env, "scan-projected-filtered");
+        Measurement.Span span = execute(env, "scan-projected-filtered");
         expectCount(
                 "scan-projected-filtered (quantity < " + BenchmarkRows.FILTER_QUANTITY + ")",
                 data.filteredCount(rows),
                 CountingSink.count(counter));
-        return readResult(table, timed.seconds, timed.cpuSeconds);
+        return readResult(table, span);
     }
 
     private Measurement sqlCount() throws Exception {
@@ -272,7 +266,7 @@ final class WorkloadRunner {
                         "SELECT COUNT(*) FROM "
                                 + qualified(BenchmarkTables.sourceTableName(FileFormat.PARQUET)));
         expectCount("sql-count", rows, answer.rows.isEmpty() ? -1 : number(answer.rows.get(0), 0));
-        return readResult(table, answer.seconds, answer.cpuSeconds);
+        return readResult(table, answer.span);
     }
 
     private Measurement sqlFilter() throws Exception {
@@ -297,7 +291,7 @@ final class WorkloadRunner {
                             + BenchmarkRows.CATEGORIES
                             + " categories exist");
         }
-        return readResult(table, answer.seconds, answer.cpuSeconds);
+        return readResult(table, answer.span);
     }
 
     private SqlAnswer query(String sql) throws Exception {
@@ -316,7 +310,7 @@ final class WorkloadRunner {
             // the per-job cluster may be gone once the result was collected: fall back to wall time
             seconds = watch.elapsedSeconds();
         }
-        return new SqlAnswer(answerRows, seconds, watch.cpuSeconds());
+        return new SqlAnswer(answerRows, watch.stop(seconds));
     }
 
     private static long number(Row row, int field) {
@@ -327,7 +321,7 @@ final class WorkloadRunner {
         return ((Number) value).longValue();
     }
 
-    private Measurement writeResult(Workload workload, String name, double seconds, double cpu) {
+    private Measurement writeResult(Workload workload, String name, Measurement.Span span) {
         Table table = tables.load(name);
         expectCount(
                 workload.id() + " (rows in " + name + ")",
@@ -336,21 +330,16 @@ final class WorkloadRunner {
         Measurement measurement =
                 new Measurement(
                         rows,
-                        seconds,
-                        cpu,
+                        span,
                         BenchmarkTables.fileCount(table),
                         BenchmarkTables.fileBytes(table));
         tables.drop(name);
         return measurement;
     }
 
-    private Measurement readResult(Table table, double seconds, double cpu) {
+    private Measurement readResult(Table table, Measurement.Span span) {
         return new Measurement(
-                rows,
-                seconds,
-                cpu,
-                BenchmarkTables.fileCount(table),
-                BenchmarkTables.fileBytes(table));
+                rows, span, BenchmarkTables.fileCount(table), BenchmarkTables.fileBytes(table));
     }
 
     private static void expectCount(String what, long expected, long actual) {
@@ -391,16 +380,18 @@ final class WorkloadRunner {
         return env;
     }
 
-    /** Runs the job; its time is the job's net runtime, its CPU the process's over execute(). */
-    private static Timed execute(StreamExecutionEnvironment env, String name) throws Exception {
+    /**
+     * Runs the job; its time is the job's net runtime, its CPU and memory the process's over
+     * execute().
+     */
+    private static Measurement.Span execute(StreamExecutionEnvironment env, String name)
+            throws Exception {
         Measurement.Stopwatch watch = Measurement.start();
         JobExecutionResult result = env.execute(name);
-        return new Timed(result.getNetRuntime() / 1000.0, watch.cpuSeconds());
+        return watch.stop(result.getNetRuntime() / 1000.0);
     }
 
-    private record Timed(double seconds, double cpuSeconds) {}
-
-    private record SqlAnswer(List<Row> rows, double seconds, double cpuSeconds) {}
+    private record SqlAnswer(List<Row> rows, Measurement.Span span) {}
 
     /** A workload produced a wrong answer: the run fails. */
     static final class WrongAnswerException extends RuntimeException {
