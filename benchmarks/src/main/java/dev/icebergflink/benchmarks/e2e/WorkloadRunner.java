@@ -4,7 +4,6 @@ import dev.icebergflink.TableLoader;
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.sink.IcebergSink;
 import dev.icebergflink.source.IcebergSource;
-import java.util.BitSet;
 import java.util.List;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -25,10 +24,7 @@ import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * Runs one workload once in this JVM: prepares its table (untimed), runs the measured part on a
@@ -174,7 +170,7 @@ final class WorkloadRunner {
                                 .build());
         Measurement.Span span = execute(env, workload.id());
         table.refresh();
-        checkUpsertedContent(table, updates, updated);
+        new UpsertContentCheck(table, data, updates, rows, updated).check();
         Measurement measurement =
                 new Measurement(
                         updated,
@@ -183,33 +179,6 @@ final class WorkloadRunner {
                         BenchmarkTables.fileBytes(table));
         tables.drop(name);
         return measurement;
-    }
-
-    /** Every id of {@code [0, rows)} once; every fourth id with its new values, the others old. */
-    private void checkUpsertedContent(Table table, BenchmarkRows updates, long updated)
-            throws Exception {
-        BitSet seen = new BitSet();
-        long count = 0;
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-            for (Record record : records) {
-                count++;
-                long id = (Long) record.getField("id");
-                if (id < 0 || id >= rows || seen.get((int) id)) {
-                    throw new WrongAnswerException(
-                            "upsert: unexpected or duplicate id " + id + " in " + table.name());
-                }
-                seen.set((int) id);
-                boolean isUpdated = id % 4 == 0 && id / 4 < updated;
-                Record expected = isUpdated ? updates.record(id) : data.record(id);
-                if (!expected.equals(record)) {
-                    throw new WrongAnswerException(
-                            String.format(
-                                    "upsert: row %d of %s should hold its %s values %s, found %s",
-                                    id, table.name(), isUpdated ? "new" : "old", expected, record));
-                }
-            }
-        }
-        expectCount("upsert (rows after the upsert)", rows, count);
     }
 
     private Measurement scan(FileFormat format) throws Exception {
