@@ -115,6 +115,33 @@ class FlinkOrcDecimalColumnsTest {
         }
     }
 
+    @Test
+    void readsDecimalColumnsMissingFromTheFileAsNullOverManyBatches() {
+        List<RowData> written = rows(new Random(13));
+        File file = temp.resolve("older-decimals.orc").toFile();
+        ORC.writeRows(file, WRITTEN, null, written);
+        // columns added to the table after the file was written: ORC fills them with nulls
+        Schema evolved =
+                new Schema(
+                        required(1, "id", Types.LongType.get()),
+                        optional(3, "price", Types.DecimalType.of(9, 2)),
+                        optional(30, "added_compact", Types.DecimalType.of(10, 2)),
+                        optional(31, "added_wide", Types.DecimalType.of(30, 2)));
+
+        List<RowData> read = ORC.readRows(file, evolved);
+
+        assertThat(read).hasSize(ROWS);
+        for (int i = 0; i < ROWS; i++) {
+            RowData actual = read.get(i);
+            assertThat(actual.getLong(0)).isEqualTo(i);
+            assertThat(decimal(actual, 1, Types.DecimalType.of(9, 2)))
+                    .as("row %s price", i)
+                    .isEqualTo(decimal(written.get(i), 2, Types.DecimalType.of(9, 2)));
+            assertThat(actual.isNullAt(2)).as("row %s added_compact", i).isTrue();
+            assertThat(actual.isNullAt(3)).as("row %s added_wide", i).isTrue();
+        }
+    }
+
     /** Seeded rows; row 1 and 2 hold the extremes, every seventh row is null in most columns. */
     private static List<RowData> rows(Random random) {
         List<RowData> rows = new ArrayList<>(ROWS);
