@@ -67,14 +67,32 @@ final class BinaryColumnReaders {
     /**
      * Writes the value of one row of a column into the builder's field; nulls (also of repeating
      * vectors) become {@link BinaryRowBuilder#setNull}.
+     *
+     * <p>The row reader calls {@link #read} of every column for every row. The common column kinds
+     * are decoded in this one final method by a switch on {@link #kind} rather than by a virtual
+     * call per value: ten or so implementations at one call site made every call a megamorphic
+     * dispatch that the JIT could not inline. Other columns override {@link #write}.
      */
     abstract static class ColumnReader {
+        static final int OTHER = 0;
+        static final int BOOLEAN = 1;
+        static final int INT = 2;
+        static final int LONG = 3;
+        static final int DOUBLE = 4;
+        static final int BYTES = 5;
+
         final BinaryRowBuilder builder;
         final int pos;
+        private final int kind;
 
-        ColumnReader(BinaryRowBuilder builder, int pos) {
+        ColumnReader(BinaryRowBuilder builder, int pos, int kind) {
             this.builder = builder;
             this.pos = pos;
+            this.kind = kind;
+        }
+
+        ColumnReader(BinaryRowBuilder builder, int pos) {
+            this(builder, pos, OTHER);
         }
 
         /** Writes the value at {@code row} of {@code vector} into the field. */
@@ -82,45 +100,53 @@ final class BinaryColumnReaders {
             int index = vector.isRepeating ? 0 : row;
             if (!vector.noNulls && vector.isNull[index]) {
                 builder.setNull(pos);
-            } else {
-                write(vector, index);
+                return;
+            }
+            switch (kind) {
+                case LONG:
+                    builder.setLong(pos, ((LongColumnVector) vector).vector[index]);
+                    break;
+                case INT:
+                    builder.setInt(pos, (int) ((LongColumnVector) vector).vector[index]);
+                    break;
+                case DOUBLE:
+                    builder.setDouble(pos, ((DoubleColumnVector) vector).vector[index]);
+                    break;
+                case BOOLEAN:
+                    builder.setBoolean(pos, ((LongColumnVector) vector).vector[index] != 0);
+                    break;
+                case BYTES:
+                    BytesColumnVector bytes = (BytesColumnVector) vector;
+                    builder.setBytes(
+                            pos, bytes.vector[index], bytes.start[index], bytes.length[index]);
+                    break;
+                default:
+                    write(vector, index);
             }
         }
 
         /** Writes the non-null value at {@code row} (already resolved for repeating vectors). */
-        abstract void write(ColumnVector vector, int row);
+        void write(ColumnVector vector, int row) {
+            throw new IllegalStateException("Column kind " + kind + " is decoded by read");
+        }
     }
 
     private static final class BooleanColumn extends ColumnReader {
         private BooleanColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos);
-        }
-
-        @Override
-        void write(ColumnVector vector, int row) {
-            builder.setBoolean(pos, ((LongColumnVector) vector).vector[row] != 0);
+            super(builder, pos, BOOLEAN);
         }
     }
 
+    /** INT and DATE (int days); the builder narrows to TINYINT/SMALLINT fields. */
     private static final class IntColumn extends ColumnReader {
         private IntColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos);
-        }
-
-        @Override
-        void write(ColumnVector vector, int row) {
-            builder.setInt(pos, (int) ((LongColumnVector) vector).vector[row]);
+            super(builder, pos, INT);
         }
     }
 
     private static final class LongColumn extends ColumnReader {
         private LongColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos);
-        }
-
-        @Override
-        void write(ColumnVector vector, int row) {
-            builder.setLong(pos, ((LongColumnVector) vector).vector[row]);
+            super(builder, pos, LONG);
         }
     }
 
@@ -137,12 +163,7 @@ final class BinaryColumnReaders {
 
     private static final class DoubleColumn extends ColumnReader {
         private DoubleColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos);
-        }
-
-        @Override
-        void write(ColumnVector vector, int row) {
-            builder.setDouble(pos, ((DoubleColumnVector) vector).vector[row]);
+            super(builder, pos, DOUBLE);
         }
     }
 
@@ -174,13 +195,7 @@ final class BinaryColumnReaders {
     /** Strings (UTF-8) and binaries: the bytes are copied from ORC's buffer into the row. */
     private static final class BytesColumn extends ColumnReader {
         private BytesColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos);
-        }
-
-        @Override
-        void write(ColumnVector vector, int row) {
-            BytesColumnVector bytes = (BytesColumnVector) vector;
-            builder.setBytes(pos, bytes.vector[row], bytes.start[row], bytes.length[row]);
+            super(builder, pos, BYTES);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.iceberg.MetadataColumns;
@@ -40,15 +41,20 @@ final class BinaryRowReader implements OrcValueReader<RowData> {
     /** The reader of all other fields, or null when every field is a primitive file column. */
     private final OtherFieldsReader others;
 
+    /** The top-level decimal columns of compact precision, which ORC can decode as longs. */
+    private final Decimal64Vectors compactDecimals;
+
     private BinaryRowReader(
             BinaryRowBuilder builder,
             List<BinaryColumnReaders.ColumnReader> columns,
             List<Integer> columnIndexes,
-            OtherFieldsReader others) {
+            OtherFieldsReader others,
+            Decimal64Vectors compactDecimals) {
         this.builder = builder;
         this.columns = columns.toArray(new BinaryColumnReaders.ColumnReader[0]);
         this.columnIndexes = columnIndexes.stream().mapToInt(Integer::intValue).toArray();
         this.others = others;
+        this.compactDecimals = compactDecimals;
     }
 
     /**
@@ -75,6 +81,8 @@ final class BinaryRowReader implements OrcValueReader<RowData> {
         }
         List<BinaryColumnReaders.ColumnReader> columns = new ArrayList<>();
         List<Integer> columnIndexes = new ArrayList<>();
+        List<Types.DecimalType> decimalTypes = new ArrayList<>();
+        List<Integer> decimalIndexes = new ArrayList<>();
         boolean[] decoded = new boolean[fields.size()];
         List<TypeDescription> children = orcType.getChildren();
         for (int index = 0; index < children.size(); index++) {
@@ -90,6 +98,11 @@ final class BinaryRowReader implements OrcValueReader<RowData> {
                 columns.add(column);
                 columnIndexes.add(index);
                 decoded[pos] = true;
+                if (fields.get(pos).type() instanceof Types.DecimalType decimal
+                        && DecimalData.isCompact(decimal.precision())) {
+                    decimalTypes.add(decimal);
+                    decimalIndexes.add(index);
+                }
             }
         }
         List<Types.NestedField> otherFields = new ArrayList<>();
@@ -110,7 +123,20 @@ final class BinaryRowReader implements OrcValueReader<RowData> {
                                 idToConstant,
                                 otherPositions,
                                 builder);
-        return new BinaryRowReader(builder, columns, columnIndexes, others);
+        Decimal64Vectors compactDecimals =
+                new Decimal64Vectors(
+                        decimalIndexes.stream().mapToInt(Integer::intValue).toArray(),
+                        decimalTypes.stream().mapToInt(Types.DecimalType::precision).toArray(),
+                        decimalTypes.stream().mapToInt(Types.DecimalType::scale).toArray());
+        return new BinaryRowReader(builder, columns, columnIndexes, others, compactDecimals);
+    }
+
+    /**
+     * The replacements of the top-level compact decimal columns' vectors by {@code
+     * Decimal64ColumnVector}s; one per reader, for the one batch object the reader is given.
+     */
+    Decimal64Vectors compactDecimals() {
+        return compactDecimals;
     }
 
     /**

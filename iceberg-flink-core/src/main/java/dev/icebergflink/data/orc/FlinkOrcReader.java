@@ -38,10 +38,18 @@ import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
 public final class FlinkOrcReader implements OrcRowReader<RowData> {
 
     private final BinaryRowReader reader;
+    private final Decimal64Vectors compactDecimals;
     private ColumnVectorsView batchView;
+
+    /**
+     * Whether rows are read through Iceberg's iterator, which calls {@link #setBatchContext} after
+     * each batch is decoded and before its rows are read; only then are vectors replaced.
+     */
+    private boolean batchContexts;
 
     private FlinkOrcReader(BinaryRowReader reader) {
         this.reader = reader;
+        this.compactDecimals = reader.compactDecimals();
     }
 
     /**
@@ -68,14 +76,33 @@ public final class FlinkOrcReader implements OrcRowReader<RowData> {
     @Override
     public RowData read(VectorizedRowBatch batch, int row) {
         if (batchView == null || !batchView.wraps(batch)) {
-            batchView = new ColumnVectorsView(batch);
+            attach(batch);
         }
         return reader.readRow(batchView.vector, row);
     }
 
+    /**
+     * Starts reading a batch object. Under Iceberg's iterator, which decodes every batch into this
+     * same object, the view keeps its own copy of the columns (refreshed by {@link
+     * #setBatchContext}), so that compact decimal vectors can be replaced for the next batches
+     * while this one is still being read.
+     */
+    private void attach(VectorizedRowBatch batch) {
+        boolean replace = batchContexts && !compactDecimals.isEmpty();
+        batchView = new ColumnVectorsView(batch, replace);
+        if (replace) {
+            compactDecimals.install(batch);
+        }
+    }
+
     @Override
     public void setBatchContext(long batchOffsetInFile) {
+        batchContexts = true;
         reader.setBatchContext(batchOffsetInFile);
+        if (batchView != null && batchView.copied) {
+            compactDecimals.check(batchView.batch);
+            batchView.refresh();
+        }
     }
 
     /** The top-level columns of a batch seen as one struct vector, made once per batch object. */
@@ -83,13 +110,27 @@ public final class FlinkOrcReader implements OrcRowReader<RowData> {
         private final VectorizedRowBatch batch;
         private final StructColumnVector vector;
 
-        private ColumnVectorsView(VectorizedRowBatch batch) {
+        /** Whether the view has its own copy of the batch's columns, or shares its array. */
+        private final boolean copied;
+
+        private ColumnVectorsView(VectorizedRowBatch batch, boolean copied) {
             this.batch = batch;
-            this.vector = new StructColumnVector(batch.getMaxSize(), batch.cols);
+            this.copied = copied;
+            this.vector =
+                    new StructColumnVector(
+                            batch.getMaxSize(), copied ? batch.cols.clone() : batch.cols);
         }
 
         private boolean wraps(VectorizedRowBatch other) {
-            return batch == other && vector.fields == other.cols;
+            return batch == other
+                    && (copied
+                            ? vector.fields.length == other.cols.length
+                            : vector.fields == other.cols);
+        }
+
+        /** Takes the batch's current columns (after the next batch was decoded). */
+        private void refresh() {
+            System.arraycopy(batch.cols, 0, vector.fields, 0, vector.fields.length);
         }
     }
 
