@@ -2,12 +2,14 @@ package dev.icebergflink.sink.distribution;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.typeutils.TupleTypeInfo;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.data.RowData;
@@ -29,9 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>With equality fields and de-duplication: {@code keyBy(equality key)} into the {@link
- *       ChangelogDeduplicator}; then, for {@code hash} on a partitioned table, by the hash of the
- *       partition (partition source columns are part of the key in upsert mode, so all changes of a
- *       key still meet in one writer); otherwise forward.
+ *       ChangelogDeduplicator} (in BATCH execution after an {@link InputOrderStamper}, which keeps
+ *       one key's changes in input order through Flink's sort); then, for {@code hash} on a
+ *       partitioned table, by the hash of the partition (partition source columns are part of the
+ *       key in upsert mode, so all changes of a key still meet in one writer); otherwise forward.
  *   <li>{@code none}: forward when the writer parallelism equals the input's, else rebalance.
  *   <li>{@code hash}: by partition on partitioned tables; by equality key on unpartitioned tables
  *       with equality fields; otherwise like {@code none}, with a log line. Hashing is a custom
@@ -69,6 +72,9 @@ public final class DistributionTopology implements Serializable {
 
     /** Upper bound of the sample of one statistics subtask and checkpoint. */
     static final int RANGE_MAX_SAMPLE = 8192;
+
+    /** The role part of the uid of the operator that keeps one key's changes in input order. */
+    public static final String INPUT_ORDER_ROLE = "iceberg-input-order";
 
     /** The role part of the de-duplication operator's uid. */
     public static final String DEDUP_ROLE = "iceberg-dedup";
@@ -152,7 +158,8 @@ public final class DistributionTopology implements Serializable {
         if (dedupMode != null) {
             EqualityKeySelector keys = new EqualityKeySelector(rowType, keyPositions);
             SingleOutputStreamOperator<RowData> deduplicated =
-                    input.keyBy(keys, keys.keyType())
+                    inInputOrder(input, setUid)
+                            .keyBy(keys, keys.keyType())
                             .transform(
                                     dedupUid(),
                                     InternalTypeInfo.of(rowType),
@@ -184,6 +191,30 @@ public final class DistributionTopology implements Serializable {
                             + " has nothing to hash by; distributing as 'none'");
         }
         return parallelism == input.getParallelism() ? input : input.rebalance();
+    }
+
+    /**
+     * The input of the keyed de-duplication: in BATCH execution (and AUTOMATIC, which may become
+     * BATCH) each row is stamped with its position in its subtask's input ({@link
+     * InputOrderStamper}), because Flink sorts a keyed batch input by key and record timestamp with
+     * an unstable sort, which would otherwise mix up the order of one key's changes. Streaming
+     * execution keeps each channel's order by itself and gets the input unchanged.
+     */
+    private DataStream<RowData> inInputOrder(DataStream<RowData> input, boolean setUid) {
+        RuntimeExecutionMode runtimeMode =
+                input.getExecutionEnvironment()
+                        .getConfiguration()
+                        .get(ExecutionOptions.RUNTIME_MODE);
+        if (runtimeMode == RuntimeExecutionMode.STREAMING) {
+            return input;
+        }
+        SingleOutputStreamOperator<RowData> stamped =
+                input.transform(INPUT_ORDER_ROLE, input.getType(), new InputOrderStamper())
+                        .setParallelism(input.getParallelism());
+        if (setUid) {
+            stamped.uid(INPUT_ORDER_ROLE + "-" + uidSuffix);
+        }
+        return stamped;
     }
 
     /**
