@@ -49,14 +49,15 @@ public final class UpsertFloor {
             for (String variant : new String[] {"keyed", "dedup", "stamped-dedup"}) {
                 Measurement.Stopwatch watch = Measurement.start();
                 JobExecutionResult result = run(variant, updates, keyed);
+                Measurement.Span span = watch.stop(result.getNetRuntime() / 1000.0);
                 System.out.printf(
                         Locale.ROOT,
                         "FLOOR variant=%s run=%d rows=%d seconds=%.3f cpu_s=%.2f%n",
                         variant,
                         run,
                         keyed,
-                        result.getNetRuntime() / 1000.0,
-                        watch.cpuSeconds());
+                        span.seconds(),
+                        span.cpuSeconds());
             }
         }
         System.exit(0);
