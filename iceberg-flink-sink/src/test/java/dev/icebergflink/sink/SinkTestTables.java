@@ -2,8 +2,6 @@ package dev.icebergflink.sink;
 
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.TableLoader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,8 +23,6 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -103,21 +99,7 @@ final class SinkTestTables {
         if (branch != null) {
             scan = scan.useSnapshot(table.refs().get(branch).snapshotId());
         }
-        List<String> rows = new ArrayList<>();
-        try (CloseableIterable<Record> records = scan.build()) {
-            for (Record record : records) {
-                rows.add(
-                        record.getField("id")
-                                + ":"
-                                + record.getField("data")
-                                + ":"
-                                + record.getField("part"));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        rows.sort(null);
-        return rows;
+        return TestingTableRows.read(scan);
     }
 
     static List<String> rows(TableLoader loader) {

@@ -36,16 +36,16 @@ final class BinaryColumnReaders {
     static ColumnReader forType(Type.PrimitiveType type, BinaryRowBuilder builder, int pos) {
         switch (type.typeId()) {
             case BOOLEAN:
-                return new BooleanColumn(builder, pos);
+                return new ColumnReader(builder, pos, ColumnReader.BOOLEAN);
             case INTEGER:
             case DATE:
-                return new IntColumn(builder, pos);
+                return new ColumnReader(builder, pos, ColumnReader.INT);
             case LONG:
-                return new LongColumn(builder, pos);
+                return new ColumnReader(builder, pos, ColumnReader.LONG);
             case FLOAT:
                 return new FloatColumn(builder, pos);
             case DOUBLE:
-                return new DoubleColumn(builder, pos);
+                return new ColumnReader(builder, pos, ColumnReader.DOUBLE);
             case TIME:
                 return new TimeColumn(builder, pos);
             case TIMESTAMP:
@@ -55,7 +55,7 @@ final class BinaryColumnReaders {
             case UUID:
             case FIXED:
             case BINARY:
-                return new BytesColumn(builder, pos);
+                return new ColumnReader(builder, pos, ColumnReader.BYTES);
             case DECIMAL:
                 Types.DecimalType decimal = (Types.DecimalType) type;
                 return new DecimalColumn(builder, pos, decimal.precision(), decimal.scale());
@@ -71,9 +71,12 @@ final class BinaryColumnReaders {
      * <p>The row reader calls {@link #read} of every column for every row. The common column kinds
      * are decoded in this one final method by a switch on {@link #kind} rather than by a virtual
      * call per value: ten or so implementations at one call site made every call a megamorphic
-     * dispatch that the JIT could not inline. Other columns override {@link #write}.
+     * dispatch that the JIT could not inline. Columns of those kinds are plain {@code
+     * ColumnReader}s ({@link #INT} also reads DATE as int days, and the builder narrows it for
+     * TINYINT/SMALLINT fields; {@link #BYTES} copies strings, UUIDs, fixed and binary values from
+     * ORC's buffer into the row); other columns are subclasses that override {@link #write}.
      */
-    abstract static class ColumnReader {
+    static class ColumnReader {
         static final int OTHER = 0;
         static final int BOOLEAN = 1;
         static final int INT = 2;
@@ -131,25 +134,6 @@ final class BinaryColumnReaders {
         }
     }
 
-    private static final class BooleanColumn extends ColumnReader {
-        private BooleanColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos, BOOLEAN);
-        }
-    }
-
-    /** INT and DATE (int days); the builder narrows to TINYINT/SMALLINT fields. */
-    private static final class IntColumn extends ColumnReader {
-        private IntColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos, INT);
-        }
-    }
-
-    private static final class LongColumn extends ColumnReader {
-        private LongColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos, LONG);
-        }
-    }
-
     private static final class FloatColumn extends ColumnReader {
         private FloatColumn(BinaryRowBuilder builder, int pos) {
             super(builder, pos);
@@ -158,12 +142,6 @@ final class BinaryColumnReaders {
         @Override
         void write(ColumnVector vector, int row) {
             builder.setFloat(pos, (float) ((DoubleColumnVector) vector).vector[row]);
-        }
-    }
-
-    private static final class DoubleColumn extends ColumnReader {
-        private DoubleColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos, DOUBLE);
         }
     }
 
@@ -189,13 +167,6 @@ final class BinaryColumnReaders {
         @Override
         void write(ColumnVector vector, int row) {
             builder.setTimestamp(pos, timestamps.nonNullRead(vector, row));
-        }
-    }
-
-    /** Strings (UTF-8) and binaries: the bytes are copied from ORC's buffer into the row. */
-    private static final class BytesColumn extends ColumnReader {
-        private BytesColumn(BinaryRowBuilder builder, int pos) {
-            super(builder, pos, BYTES);
         }
     }
 

@@ -3,9 +3,9 @@ package dev.icebergflink.sink.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.sink.TestingTableRows;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,10 +28,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopTables;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.types.Types;
@@ -88,21 +85,7 @@ class PartitionedRowWriterTest {
         AppendFiles append = table.newAppend();
         Arrays.stream(result.dataFiles()).forEach(append::appendFile);
         append.commit();
-        List<String> rows = new ArrayList<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-            for (Record record : records) {
-                rows.add(
-                        record.getField("id")
-                                + ":"
-                                + record.getField("data")
-                                + ":"
-                                + record.getField("part"));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        rows.sort(null);
-        return rows;
+        return TestingTableRows.of(table);
     }
 
     @ParameterizedTest

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.sink.TestingTableRows;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,10 +26,7 @@ import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopTables;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.types.Types;
@@ -106,25 +103,6 @@ class RowDataTaskWriterFactoryTest {
         delta.commit();
     }
 
-    private static List<String> rows(Table table) {
-        table.refresh();
-        List<String> rows = new ArrayList<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-            for (Record record : records) {
-                rows.add(
-                        record.getField("id")
-                                + ":"
-                                + record.getField("data")
-                                + ":"
-                                + record.getField("part"));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        rows.sort(null);
-        return rows;
-    }
-
     @ParameterizedTest
     @EnumSource(
             value = FileFormat.class,
@@ -143,7 +121,7 @@ class RowDataTaskWriterFactoryTest {
         assertThat(file.location()).contains("00003-1-").endsWith(format.addExtension(""));
         assertThat(file.recordCount()).isEqualTo(2);
         commit(table, result);
-        assertThat(rows(table)).containsExactly("1:a:x", "2:b:y");
+        assertThat(TestingTableRows.of(table)).containsExactly("1:a:x", "2:b:y");
     }
 
     @Test
@@ -159,7 +137,9 @@ class RowDataTaskWriterFactoryTest {
         // Iceberg checks the size every 1000 rows: 2500 rows and a tiny target give 3 files
         assertThat(result.dataFiles()).hasSize(3);
         commit(table, result);
-        assertThat(rows(table)).hasSize(2500).contains("0:value-0:p", "2499:value-2499:p");
+        assertThat(TestingTableRows.of(table))
+                .hasSize(2500)
+                .contains("0:value-0:p", "2499:value-2499:p");
     }
 
     @Test
@@ -180,7 +160,8 @@ class RowDataTaskWriterFactoryTest {
             assertThat(file.recordCount()).isEqualTo(part.equals("z") ? 1 : 2);
         }
         commit(table, result);
-        assertThat(rows(table)).containsExactly("1:a:x", "2:b:y", "3:c:x", "4:d:z", "5:e:y");
+        assertThat(TestingTableRows.of(table))
+                .containsExactly("1:a:x", "2:b:y", "3:c:x", "4:d:z", "5:e:y");
     }
 
     @Test
@@ -210,7 +191,7 @@ class RowDataTaskWriterFactoryTest {
         commit(
                 table,
                 write(factory, insert(1, "a", "x"), insert(2, "b", "y"), insert(3, "c", "x")));
-        assertThat(rows(table)).containsExactly("1:a:x", "2:b:y", "3:c:x");
+        assertThat(TestingTableRows.of(table)).containsExactly("1:a:x", "2:b:y", "3:c:x");
 
         WriteResult second =
                 write(
@@ -227,7 +208,7 @@ class RowDataTaskWriterFactoryTest {
             assertThat(delete.format()).isEqualTo(format);
         }
         commit(table, second);
-        assertThat(rows(table)).containsExactly("1:a2:x", "3:c2:x", "4:d:z");
+        assertThat(TestingTableRows.of(table)).containsExactly("1:a2:x", "3:c2:x", "4:d:z");
     }
 
     @Test
@@ -248,7 +229,7 @@ class RowDataTaskWriterFactoryTest {
         assertThat(second.deleteFiles()).hasSize(1);
         assertThat(second.deleteFiles()[0].recordCount()).isEqualTo(2);
         commit(table, second);
-        assertThat(rows(table)).containsExactly("1:a2:x");
+        assertThat(TestingTableRows.of(table)).containsExactly("1:a2:x");
     }
 
     @Test
@@ -260,7 +241,7 @@ class RowDataTaskWriterFactoryTest {
         WriteResult second = write(factory, row(RowKind.DELETE, 1, "a", "x"));
         assertThat(second.deleteFiles()[0].equalityFieldIds()).containsExactly(1, 2, 3);
         commit(table, second);
-        assertThat(rows(table)).containsExactly("1:b:x");
+        assertThat(TestingTableRows.of(table)).containsExactly("1:b:x");
     }
 
     @Test
