@@ -79,6 +79,7 @@ class BundleClassLoadingITCase {
                         "dev.icebergflink.FlinkSchemaUtil",
                         "org.apache.iceberg.hadoop.HadoopCatalog",
                         "org.apache.parquet.hadoop.ParquetFileWriter",
+                        "org.apache.flink.formats.parquet.vector.reader.LongColumnReader",
                         "org.apache.orc.OrcFile",
                         "org.apache.avro.Schema")) {
             assertThatThrownBy(() -> Class.forName(absent, false, CLUSTER))

@@ -69,6 +69,9 @@ class BundleContentsITCase {
                     Map.entry("org/apache/commons/pool/", "org/apache/commons/pool/ObjectPool"),
                     Map.entry("org/locationtech/jts/", "org/locationtech/jts/geom/Geometry"),
                     Map.entry(
+                            "org/apache/flink/formats/parquet/",
+                            "org/apache/flink/formats/parquet/vector/reader/LongColumnReader"),
+                    Map.entry(
                             "shaded/parquet/",
                             "shaded/parquet/com/fasterxml/jackson/databind/ObjectMapper"));
 

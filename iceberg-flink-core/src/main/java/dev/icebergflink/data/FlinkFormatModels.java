@@ -43,6 +43,7 @@ public final class FlinkFormatModels {
                 register(
                         List.of(
                                 FlinkParquetFormatModel::create,
+                                FlinkParquetFormatModel::createBatched,
                                 FlinkOrcFormatModel::create,
                                 FlinkAvroFormatModel::create));
                 registered = true;
@@ -50,9 +51,9 @@ public final class FlinkFormatModels {
         }
     }
 
-    private static void register(List<Supplier<FormatModel<RowData, RowType>>> models) {
-        for (Supplier<FormatModel<RowData, RowType>> supplier : models) {
-            FormatModel<RowData, RowType> model = supplier.get();
+    private static void register(List<Supplier<FormatModel<?, RowType>>> models) {
+        for (Supplier<FormatModel<?, RowType>> supplier : models) {
+            FormatModel<?, RowType> model = supplier.get();
             try {
                 FormatModelRegistry.register(model);
                 LOG.debug("Registered RowData format model for {}", model.format());

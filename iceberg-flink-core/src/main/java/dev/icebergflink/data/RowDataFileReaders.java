@@ -1,5 +1,6 @@
 package dev.icebergflink.data;
 
+import dev.icebergflink.data.parquet.ParquetRowBatch;
 import java.util.Objects;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -16,6 +17,9 @@ import org.apache.iceberg.io.InputFile;
  * of the produced rows with {@code engineProjection(rowType)}, a split range, a filter for row
  * group skipping, constants for partition and metadata columns ({@code idToConstant}), and a name
  * mapping for files written without field ids.
+ *
+ * <p>Parquet files are read through Iceberg's batched Parquet path, which lets the connector decode
+ * plain and dictionary-encoded columns in batches; the builder still returns rows.
  */
 public final class RowDataFileReaders {
 
@@ -32,6 +36,10 @@ public final class RowDataFileReaders {
                             file.location(), format, FlinkFormatModels.supportedFormats()));
         }
         FlinkFormatModels.ensureRegistered();
+        if (format == FileFormat.PARQUET) {
+            return new BatchedParquetRowReadBuilder(
+                    FormatModelRegistry.readBuilder(format, ParquetRowBatch.class, file));
+        }
         return FormatModelRegistry.readBuilder(format, RowData.class, file);
     }
 }

@@ -1,15 +1,19 @@
 package dev.icebergflink.data.parquet;
 
 import dev.icebergflink.data.BinaryRowBuilder;
+import dev.icebergflink.data.parquet.FlinkParquetBatchedColumns.BatchedColumn;
 import dev.icebergflink.data.parquet.FlinkParquetLeafReaders.LeafReader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.parquet.ColumnIterator;
 import org.apache.iceberg.parquet.ParquetValueReader;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 
 /**
  * Reads the top-level rows of a Parquet file as {@link BinaryRowData}, built with a {@link
@@ -23,6 +27,10 @@ import org.apache.parquet.column.page.PageReadStore;
  * (nested structs, lists and maps, metadata columns, constants, defaults and missing columns) is
  * read by its Parquet value reader and written with {@link BinaryRowBuilder#setValue}.
  *
+ * <p>A primitive column may also have a {@link BatchedColumn}, which decodes its values a batch at
+ * a time. The batched path uses it for every row group whose chunk of the column it can decode
+ * ({@link #setRowGroup}); the row-at-a-time path ({@link #setPageSource}) never does.
+ *
  * <p>Every call to {@link #read} returns a new, independent row; the reuse argument is ignored.
  */
 final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
@@ -32,11 +40,17 @@ final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
         private final LeafReader<?> leaf;
         private final int definitionLevel;
         private final ParquetValueReader<?> reader;
+        private final BatchedColumn<?> batched;
 
-        private Field(LeafReader<?> leaf, int definitionLevel, ParquetValueReader<?> reader) {
+        private Field(
+                LeafReader<?> leaf,
+                int definitionLevel,
+                ParquetValueReader<?> reader,
+                BatchedColumn<?> batched) {
             this.leaf = leaf;
             this.definitionLevel = definitionLevel;
             this.reader = reader;
+            this.batched = batched;
         }
 
         /**
@@ -44,12 +58,25 @@ final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
          * definition level is at most {@code definitionLevel} (-1 for a required column).
          */
         static Field direct(LeafReader<?> leaf, int definitionLevel) {
-            return new Field(leaf, definitionLevel, null);
+            return new Field(leaf, definitionLevel, null, null);
+        }
+
+        /**
+         * This field with {@code column} to decode the same file column in batches where it can;
+         * null leaves the field as it is.
+         */
+        Field batchedBy(BatchedColumn<?> column) {
+            return column == null ? this : new Field(leaf, definitionLevel, reader, column);
         }
 
         /** A field read by {@code reader}, which handles its own nulls (option-wrapped). */
         static Field value(ParquetValueReader<?> reader) {
-            return new Field(null, 0, reader);
+            return new Field(null, 0, reader, null);
+        }
+
+        /** The leaf this field reads directly, or null. */
+        LeafReader<?> leaf() {
+            return leaf;
         }
 
         private ParquetValueReader<?> reader() {
@@ -59,6 +86,11 @@ final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
 
     private final BinaryRowBuilder builder;
     private final LeafReader<?>[] leaves;
+    private final BatchedColumn<?>[] batchable;
+
+    /** The batched columns of the current row group, by field; null where the leaf reads. */
+    private final BatchedColumn<?>[] batched;
+
     private final int[] definitionLevels;
     private final ParquetValueReader<Object>[] readers;
     private final Object[] reuse;
@@ -79,6 +111,8 @@ final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
         int arity = fields.size();
         this.builder = new BinaryRowBuilder(rowType);
         this.leaves = new LeafReader<?>[arity];
+        this.batchable = new BatchedColumn<?>[arity];
+        this.batched = new BatchedColumn<?>[arity];
         this.definitionLevels = new int[arity];
         this.readers = new ParquetValueReader[arity];
         this.reuse = new Object[arity];
@@ -86,6 +120,7 @@ final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
         for (int pos = 0; pos < arity; pos++) {
             Field field = fields.get(pos);
             leaves[pos] = field.leaf;
+            batchable[pos] = field.batched;
             definitionLevels[pos] = field.definitionLevel;
             readers[pos] = (ParquetValueReader<Object>) field.reader;
             children.add(field.reader());
@@ -96,8 +131,11 @@ final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
     public RowData read(RowData ignored) {
         builder.begin();
         for (int pos = 0; pos < leaves.length; pos++) {
+            BatchedColumn<?> column = batched[pos];
             LeafReader<?> leaf = leaves[pos];
-            if (leaf != null) {
+            if (column != null) {
+                column.readInto(builder, pos);
+            } else if (leaf != null) {
                 leaf.readInto(builder, pos, definitionLevels[pos]);
             } else {
                 // the value is serialized into the row at once, so a nested row can be reused
@@ -109,11 +147,40 @@ final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
         return builder.finish();
     }
 
+    /** Starts a row group, reading every field's column value by value. */
     @Override
     public void setPageSource(PageReadStore pageStore) {
-        for (ParquetValueReader<?> child : children) {
-            child.setPageSource(pageStore); // metadata readers such as _pos need it too
+        setRowGroup(pageStore, Map.of());
+    }
+
+    /**
+     * Starts a row group, decoding in batches the columns that have a batched reader and whose
+     * chunk in {@code chunks} is in encodings it decodes; every other field reads value by value.
+     * Exactly one reader of a column takes its pages.
+     */
+    void setRowGroup(PageReadStore pageStore, Map<ColumnPath, ColumnChunkMetaData> chunks) {
+        for (int pos = 0; pos < children.size(); pos++) {
+            BatchedColumn<?> column = batchable[pos];
+            if (column != null
+                    && FlinkParquetBatchedColumns.decodes(
+                            chunks.get(ColumnPath.get(column.descriptor().getPath())))) {
+                column.setPageSource(pageStore);
+                batched[pos] = column;
+            } else {
+                batched[pos] = null;
+                // metadata readers such as _pos need the pages too
+                children.get(pos).setPageSource(pageStore);
+            }
         }
+    }
+
+    /** How many fields the current row group decodes in batches. */
+    int batchedFieldCount() {
+        int count = 0;
+        for (BatchedColumn<?> column : batched) {
+            count += column != null ? 1 : 0;
+        }
+        return count;
     }
 
     /**

@@ -14,12 +14,21 @@ import org.apache.iceberg.parquet.ParquetFormatModel;
  * FormatModelRegistry.readBuilder(FileFormat.PARQUET, RowData.class, file)}. Writing uses {@link
  * FlinkParquetWriters} (the engine schema, when given, is the Flink type of the incoming rows);
  * reading uses {@link FlinkParquetReaders} (the engine projection, when given, must have one field
- * per projected column). Registration is left to the caller, so that every format is registered in
- * one place.
+ * per projected column), row by row or, through {@link #createBatched()}, in batches. Registration
+ * is left to the caller, so that every format is registered in one place.
  */
 public final class FlinkParquetFormatModel {
 
     private FlinkParquetFormatModel() {}
+
+    /**
+     * A new Parquet format model for batches of {@code RowData} (Iceberg's batched read path, read
+     * only); register it once per JVM. {@code RowDataFileReaders} reads Parquet through it.
+     */
+    public static FormatModel<ParquetRowBatch, RowType> createBatched() {
+        return ParquetFormatModel.create(
+                ParquetRowBatch.class, RowType.class, FlinkParquetReaders::buildBatchReader);
+    }
 
     /** A new Parquet format model for {@code RowData}; register it once per JVM. */
     public static FormatModel<RowData, RowType> create() {

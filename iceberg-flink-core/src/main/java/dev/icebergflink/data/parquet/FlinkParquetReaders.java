@@ -15,6 +15,7 @@ import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.iceberg.parquet.ParquetValueReader;
 import org.apache.iceberg.parquet.ParquetValueReaders;
 import org.apache.iceberg.parquet.TypeWithSchemaVisitor;
+import org.apache.iceberg.parquet.VectorizedReader;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -83,6 +84,22 @@ public final class FlinkParquetReaders {
         return reader;
     }
 
+    /**
+     * Builds a batched reader of {@code expectedSchema} rows from a file of {@code fileSchema}, for
+     * Iceberg's batched Parquet read path: the same rows as {@link #buildReader}, with the
+     * top-level primitive columns decoded in batches where their encodings allow (see {@link
+     * FlinkParquetBatchedColumns}).
+     */
+    public static VectorizedReader<ParquetRowBatch> buildBatchReader(
+            Schema expectedSchema,
+            MessageType fileSchema,
+            RowType rowType,
+            Map<Integer, ?> idToConstant) {
+        return new FlinkParquetBatchReader(
+                (FlinkParquetBinaryRowReader)
+                        buildReader(expectedSchema, fileSchema, rowType, idToConstant));
+    }
+
     private static final class ReadBuilder extends TypeWithSchemaVisitor<ParquetValueReader<?>> {
         private final MessageType fileSchema;
         private final Map<Integer, Object> idToConstant;
@@ -110,7 +127,10 @@ public final class FlinkParquetReaders {
                 // a column the file has and no metadata reader or constant replaces
                 rowFields.add(
                         reader == fileReader && direct != null
-                                ? direct
+                                ? direct.batchedBy(
+                                        FlinkParquetBatchedColumns.forColumn(
+                                                field.type().asPrimitiveType(),
+                                                fileFields.descriptorsById.get(field.fieldId())))
                                 : FlinkParquetBinaryRowReader.Field.value(reader));
             }
             return new FlinkParquetBinaryRowReader(
@@ -162,6 +182,9 @@ public final class FlinkParquetReaders {
             private final Map<Integer, FlinkParquetBinaryRowReader.Field> directById =
                     new HashMap<>();
 
+            /** The file columns of those primitive fields. */
+            private final Map<Integer, ColumnDescriptor> descriptorsById = new HashMap<>();
+
             private FileFields(GroupType struct, List<ParquetValueReader<?>> fieldReaders) {
                 for (int i = 0; i < fieldReaders.size(); i++) {
                     ParquetValueReader<?> reader = fieldReaders.get(i);
@@ -177,6 +200,8 @@ public final class FlinkParquetReaders {
                                     id,
                                     FlinkParquetBinaryRowReader.Field.direct(
                                             leaf, definitionLevel));
+                            descriptorsById.put(
+                                    id, fileSchema.getColumnDescription(path(fieldType.getName())));
                         }
                     }
                 }
