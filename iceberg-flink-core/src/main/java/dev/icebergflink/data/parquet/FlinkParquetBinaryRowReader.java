@@ -74,11 +74,6 @@ final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
             return new Field(null, 0, reader, null);
         }
 
-        /** The leaf this field reads directly, or null. */
-        LeafReader<?> leaf() {
-            return leaf;
-        }
-
         private ParquetValueReader<?> reader() {
             return leaf != null ? leaf : reader;
         }
