@@ -199,6 +199,12 @@ final class FlinkParquetBatchedColumns {
                 : null;
     }
 
+    /** Opens Flink's decoder of a column chunk's pages, filling vectors of type {@code V}. */
+    @FunctionalInterface
+    interface DecoderFactory<V extends WritableColumnVector> {
+        ColumnReader<? super V> open(ColumnDescriptor column, PageReader pages) throws IOException;
+    }
+
     /** Writes an int value of a column into a row field, converting it to the field's type. */
     @FunctionalInterface
     interface IntWriter {
@@ -220,14 +226,16 @@ final class FlinkParquetBatchedColumns {
     abstract static class BatchedColumn<V extends WritableColumnVector> {
         private final ColumnDescriptor desc;
         final V vector;
-        private ColumnReader<V> decoder;
+        private final DecoderFactory<V> decoders;
+        private ColumnReader<? super V> decoder;
         private long rowsLeft;
         private int filled;
         private int next;
 
-        BatchedColumn(ColumnDescriptor desc, V vector) {
+        BatchedColumn(ColumnDescriptor desc, V vector, DecoderFactory<V> decoders) {
             this.desc = desc;
             this.vector = vector;
+            this.decoders = decoders;
         }
 
         /** The column this reads. */
@@ -238,7 +246,7 @@ final class FlinkParquetBatchedColumns {
         /** Starts the column's chunk in a new row group. */
         final void setPageSource(PageReadStore pages) {
             try {
-                decoder = newDecoder(desc, pages.getPageReader(desc));
+                decoder = decoders.open(desc, pages.getPageReader(desc));
             } catch (IOException e) {
                 throw new UncheckedIOException(
                         String.format(
@@ -251,10 +259,6 @@ final class FlinkParquetBatchedColumns {
             next = 0;
             rowGroupStarted();
         }
-
-        /** Flink's decoder for the column's pages. */
-        abstract ColumnReader<V> newDecoder(ColumnDescriptor column, PageReader pages)
-                throws IOException;
 
         /** Called when a row group starts, before its first value is read. */
         void rowGroupStarted() {}
@@ -309,15 +313,8 @@ final class FlinkParquetBatchedColumns {
         private final IntWriter writer;
 
         private IntColumn(ColumnDescriptor desc, IntWriter writer) {
-            super(desc, new HeapIntVector(BATCH_SIZE));
+            super(desc, new HeapIntVector(BATCH_SIZE), IntColumnReader::new);
             this.writer = writer;
-        }
-
-        @Override
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        ColumnReader<HeapIntVector> newDecoder(ColumnDescriptor column, PageReader pages)
-                throws IOException {
-            return (ColumnReader) new IntColumnReader(column, pages);
         }
 
         @Override
@@ -331,15 +328,8 @@ final class FlinkParquetBatchedColumns {
         private final LongWriter writer;
 
         private LongColumn(ColumnDescriptor desc, LongWriter writer) {
-            super(desc, new HeapLongVector(BATCH_SIZE));
+            super(desc, new HeapLongVector(BATCH_SIZE), LongColumnReader::new);
             this.writer = writer;
-        }
-
-        @Override
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        ColumnReader<HeapLongVector> newDecoder(ColumnDescriptor column, PageReader pages)
-                throws IOException {
-            return (ColumnReader) new LongColumnReader(column, pages);
         }
 
         @Override
@@ -353,15 +343,8 @@ final class FlinkParquetBatchedColumns {
         private final boolean widen;
 
         private FloatColumn(ColumnDescriptor desc, boolean widen) {
-            super(desc, new HeapFloatVector(BATCH_SIZE));
+            super(desc, new HeapFloatVector(BATCH_SIZE), FloatColumnReader::new);
             this.widen = widen;
-        }
-
-        @Override
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        ColumnReader<HeapFloatVector> newDecoder(ColumnDescriptor column, PageReader pages)
-                throws IOException {
-            return (ColumnReader) new FloatColumnReader(column, pages);
         }
 
         @Override
@@ -377,14 +360,7 @@ final class FlinkParquetBatchedColumns {
 
     private static final class DoubleColumn extends BatchedColumn<HeapDoubleVector> {
         private DoubleColumn(ColumnDescriptor desc) {
-            super(desc, new HeapDoubleVector(BATCH_SIZE));
-        }
-
-        @Override
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        ColumnReader<HeapDoubleVector> newDecoder(ColumnDescriptor column, PageReader pages)
-                throws IOException {
-            return (ColumnReader) new DoubleColumnReader(column, pages);
+            super(desc, new HeapDoubleVector(BATCH_SIZE), DoubleColumnReader::new);
         }
 
         @Override
@@ -406,14 +382,7 @@ final class FlinkParquetBatchedColumns {
         private int[] entryLength = new int[16];
 
         private BytesColumn(ColumnDescriptor desc) {
-            super(desc, new HeapBytesVector(BATCH_SIZE));
-        }
-
-        @Override
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        ColumnReader<HeapBytesVector> newDecoder(ColumnDescriptor column, PageReader pages)
-                throws IOException {
-            return (ColumnReader) new BytesColumnReader(column, pages);
+            super(desc, new HeapBytesVector(BATCH_SIZE), BytesColumnReader::new);
         }
 
         @Override
