@@ -209,6 +209,25 @@ public final class FlinkReadOptions {
                     true,
                     TableProperties.SPLIT_OPEN_FILE_COST);
 
+    public static final ConnectorOption<Boolean> ADAPTIVE_SPLIT_SIZE =
+            option(
+                    ConfigOptions.key("adaptive-split-size-enabled")
+                            .booleanType()
+                            .noDefaultValue()
+                            .withDescription(
+                                    "Whether a bounded read that plans fewer splits than it has"
+                                            + " reader subtasks plans smaller ones, so that every"
+                                            + " reader gets work (down to the scanned size per"
+                                            + " reader, but not below 16 MB or the split size)."
+                                            + " Only when 'split-size' is not set as an option or"
+                                            + " in the Flink configuration; the table property"
+                                            + " 'read.split.target-size' does not turn it off."
+                                            + " Falls back to the table property"
+                                            + " 'read.split.adaptive-size.enabled', then true."),
+                    Boolean.class,
+                    true,
+                    TableProperties.ADAPTIVE_SPLIT_SIZE_ENABLED);
+
     public static final ConnectorOption<Boolean> STREAMING =
             option(
                     ConfigOptions.key("streaming")
@@ -399,6 +418,7 @@ public final class FlinkReadOptions {
                     SPLIT_SIZE,
                     SPLIT_LOOKBACK,
                     SPLIT_FILE_OPEN_COST,
+                    ADAPTIVE_SPLIT_SIZE,
                     STREAMING,
                     MONITOR_INTERVAL,
                     INCLUDE_COLUMN_STATS,

@@ -190,7 +190,11 @@ public final class IcebergSource<T>
             return enumerator;
         }
         StaticIcebergEnumerator enumerator =
-                new StaticIcebergEnumerator(enumContext, assigner, planner::planBounded, position);
+                new StaticIcebergEnumerator(
+                        enumContext,
+                        assigner,
+                        () -> planner.planBounded(enumContext.currentParallelism()),
+                        position);
         enumerator.closeWith(resources);
         enumerator.limitTo(scanContext.limit());
         if (scanContext.splitPlanningPageSize() > 0) {

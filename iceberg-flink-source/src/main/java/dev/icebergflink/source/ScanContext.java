@@ -63,6 +63,7 @@ public final class ScanContext implements Serializable {
     private final long splitSize;
     private final int splitLookback;
     private final long splitOpenFileCost;
+    private final boolean adaptiveSplitSize;
     private final Schema tableSchema;
     private final Schema projectedSchema;
     private final List<Expression> filters;
@@ -104,6 +105,14 @@ public final class ScanContext implements Serializable {
                         options,
                         FlinkReadOptions.SPLIT_LOOKBACK,
                         TableProperties.SPLIT_LOOKBACK_DEFAULT);
+        OptionSource splitSizeSource = options.sourceOf(FlinkReadOptions.SPLIT_SIZE);
+        this.adaptiveSplitSize =
+                orDefault(
+                                options,
+                                FlinkReadOptions.ADAPTIVE_SPLIT_SIZE,
+                                TableProperties.ADAPTIVE_SPLIT_SIZE_ENABLED_DEFAULT)
+                        && splitSizeSource != OptionSource.OPTION
+                        && splitSizeSource != OptionSource.FLINK_CONFIGURATION;
         this.splitOpenFileCost =
                 orDefault(
                         options,
@@ -537,6 +546,14 @@ public final class ScanContext implements Serializable {
 
     public long splitOpenFileCost() {
         return splitOpenFileCost;
+    }
+
+    /**
+     * Whether a bounded read with fewer splits than readers may plan smaller splits: the option (or
+     * table property) is on and the split size was not set for this read.
+     */
+    public boolean adaptiveSplitSize() {
+        return adaptiveSplitSize;
     }
 
     /** The table's current schema when the source was built. */

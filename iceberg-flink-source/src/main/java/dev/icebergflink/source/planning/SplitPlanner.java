@@ -18,6 +18,9 @@ import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.iceberg.util.TableScanUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plans splits of one table: full scans of one snapshot and append scans over a range of snapshots,
@@ -26,7 +29,8 @@ import org.apache.iceberg.util.SnapshotUtil;
  * <p>It exists so that the bounded and the continuous enumerators plan the same way; it holds no
  * state between calls. Splits come from Iceberg's {@code planTasks}: files are split at {@code
  * split-size} and packed into combined tasks with {@code split-lookback} and {@code
- * split-file-open-cost}.
+ * split-file-open-cost}; a bounded read with fewer splits than readers plans smaller ones ({@link
+ * #planBounded(int)}, Iceberg's adaptive split size).
  *
  * <p>Full scans of bounded reads and the initial scan of {@code TABLE_SCAN_THEN_INCREMENTAL} are
  * paged when {@code split-planning-page-size} is positive: planning then returns a {@link
@@ -34,6 +38,8 @@ import org.apache.iceberg.util.SnapshotUtil;
  * #openTasks}, which plans on the calling thread only so that the split sequence is deterministic.
  */
 public final class SplitPlanner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SplitPlanner.class);
 
     private final Table table;
     private final ScanContext context;
@@ -58,9 +64,22 @@ public final class SplitPlanner {
 
     /**
      * Plans a bounded read: the time-travel target (or current snapshot) as a full scan, or the
-     * append range of a bounded incremental read (start exclusive, end inclusive).
+     * append range of a bounded incremental read (start exclusive, end inclusive). Splits have the
+     * configured size (see {@link #planBounded(int)}).
      */
     public PlanningResult planBounded() {
+        return planBounded(1);
+    }
+
+    /**
+     * Plans a bounded read for {@code readers} reader subtasks. When the configured split size
+     * gives fewer splits than readers and adaptive split sizing is on ({@link
+     * ScanContext#adaptiveSplitSize()}), the splits are planned smaller, by Iceberg's rule ({@link
+     * TableScanUtil#adjustSplitSize}), so that every reader gets work. Such a scan is small (fewer
+     * splits than readers), so it is planned completely, never paged: a restore then never plans it
+     * again, with a parallelism that could give other splits.
+     */
+    public PlanningResult planBounded(int readers) {
         if (context.isIncrementalBatch()) {
             Snapshot end = boundedEnd();
             Long start = boundedStartExclusive();
@@ -72,26 +91,83 @@ public final class SplitPlanner {
                 return new PlanningResult(
                         null, SnapshotPosition.after(end), List.of(), end.timestampMillis());
             }
-            if (paging()) {
-                return new PlanningResult(
-                        null,
-                        SnapshotPosition.after(end),
-                        List.of(),
-                        end.timestampMillis(),
-                        ScanCursor.appendScan(start, end.snapshotId()));
-            }
-            return new PlanningResult(
-                    null,
-                    SnapshotPosition.after(end),
-                    planAppends(start, end.snapshotId()),
-                    end.timestampMillis());
+            return bounded(ScanCursor.appendScan(start, end.snapshotId()), end, readers);
         }
         Snapshot target = batchTarget();
         if (target == null) {
             return new PlanningResult(
                     null, SnapshotPosition.beforeFirstSnapshot(), List.of(), null);
         }
-        return fullScan(null, target);
+        return bounded(ScanCursor.tableScan(target.snapshotId()), target, readers);
+    }
+
+    private PlanningResult bounded(ScanCursor scan, Snapshot end, int readers) {
+        SnapshotPosition to = SnapshotPosition.after(end);
+        Long adaptive = adaptiveSplitSize(scan, readers);
+        if (adaptive != null) {
+            return new PlanningResult(null, to, plan(scan, adaptive), end.timestampMillis());
+        }
+        if (paging()) {
+            return new PlanningResult(null, to, List.of(), end.timestampMillis(), scan);
+        }
+        return new PlanningResult(null, to, plan(scan, context.splitSize()), end.timestampMillis());
+    }
+
+    /**
+     * The smaller split size for a scan whose configured splits are fewer than {@code readers}, or
+     * {@code null} when the configured size stands. Counts the configured splits only up to {@code
+     * readers}, so a large scan is planned no further than that. Limited reads keep the configured
+     * size: they hand every split to one reader.
+     */
+    private Long adaptiveSplitSize(ScanCursor scan, int readers) {
+        if (readers <= 1 || !context.adaptiveSplitSize() || context.limit() >= 0) {
+            return null;
+        }
+        long scanSize = 0L;
+        int splits = 0;
+        try (CloseableIterable<CombinedScanTask> tasks = openTasks(scan)) {
+            for (CombinedScanTask task : tasks) {
+                if (++splits >= readers) {
+                    return null;
+                }
+                scanSize += task.sizeBytes();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot close the planning of " + scan, e);
+        }
+        if (splits == 0) {
+            return null;
+        }
+        long adjusted = TableScanUtil.adjustSplitSize(scanSize, readers, context.splitSize());
+        if (adjusted >= context.splitSize()) {
+            return null;
+        }
+        LOG.info(
+                "{} split(s) of {} bytes for {} readers: planning splits of {} bytes instead of {}",
+                splits,
+                scanSize,
+                readers,
+                adjusted,
+                context.splitSize());
+        return adjusted;
+    }
+
+    /** Every split of the scan a cursor names, planned with {@code splitSize}. */
+    private List<IcebergSourceSplit> plan(ScanCursor scan, long splitSize) {
+        return switch (scan.kind()) {
+            case TABLE ->
+                    plan(
+                            configure(
+                                    table.newScan().useSnapshot(scan.toSnapshotId()),
+                                    workerPool,
+                                    splitSize));
+            case APPENDS ->
+                    plan(
+                            configure(
+                                    appendScan(scan.fromSnapshotId(), scan.toSnapshotId()),
+                                    workerPool,
+                                    splitSize));
+        };
     }
 
     /**
@@ -268,9 +344,13 @@ public final class SplitPlanner {
     }
 
     private <S extends Scan<S, ?, ?>> S configure(S scan, ExecutorService pool) {
+        return configure(scan, pool, context.splitSize());
+    }
+
+    private <S extends Scan<S, ?, ?>> S configure(S scan, ExecutorService pool, long splitSize) {
         S configured =
                 scan.caseSensitive(context.caseSensitive())
-                        .option(TableProperties.SPLIT_SIZE, Long.toString(context.splitSize()))
+                        .option(TableProperties.SPLIT_SIZE, Long.toString(splitSize))
                         .option(
                                 TableProperties.SPLIT_LOOKBACK,
                                 Integer.toString(context.splitLookback()))

@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.icebergflink.source.ScanContext;
 import dev.icebergflink.source.SourceTestTables;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -31,15 +35,60 @@ class SplitPlannerTest {
 
     /** Plans with pages of 2 splits (read to the end), unless the options set a page size. */
     private PlanningResult plan(Map<String, String> options, List<Expression> filters) {
+        return plan(options, filters, 1);
+    }
+
+    /** Plans for {@code readers} reader subtasks, with pages as {@link #plan(Map, List)}. */
+    private PlanningResult plan(
+            Map<String, String> options, List<Expression> filters, int readers) {
         Map<String, String> all = new java.util.HashMap<>(options);
         all.putIfAbsent("split-planning-page-size", "2");
         ScanContext context = ScanContext.resolve(all, new Configuration(), table, null, filters);
         SplitPlanner planner = new SplitPlanner(table, context, null);
         try (SplitPager pager = new SplitPager(planner)) {
-            return PagedScans.drain(planner.planBounded(), pager, 2);
+            return PagedScans.drain(planner.planBounded(readers), pager, 2);
         } catch (Exception e) {
             throw new AssertionError(e);
         }
+    }
+
+    private static final long MIB = 1L << 20;
+
+    /**
+     * Commits a Parquet data file of {@code mib} MiB with a row group every 16 MiB. Only its
+     * metadata exists: planning never opens data files.
+     */
+    private void appendLargeFile(String name, long mib) {
+        List<Long> rowGroups = new ArrayList<>();
+        for (long offset = 0; offset < mib * MIB; offset += 16 * MIB) {
+            rowGroups.add(offset);
+        }
+        table.newAppend()
+                .appendFile(
+                        DataFiles.builder(table.spec())
+                                .withPath(dir.resolve(name).toString())
+                                .withFormat(FileFormat.PARQUET)
+                                .withFileSizeInBytes(mib * MIB)
+                                .withRecordCount(1_000)
+                                .withSplitOffsets(rowGroups)
+                                .build())
+                .commit();
+    }
+
+    /** Each split's files as "name@start+length" in MiB, in planning order. */
+    private static List<List<String>> pieces(PlanningResult result) {
+        return result.splits().stream()
+                .map(split -> split.task().files().stream().map(SplitPlannerTest::piece).toList())
+                .toList();
+    }
+
+    private static String piece(FileScanTask task) {
+        String path = task.file().location();
+        return path.substring(path.lastIndexOf('/') + 1)
+                + "@"
+                + task.start() / MIB
+                + "+"
+                + task.length() / MIB;
     }
 
     private static long rows(PlanningResult result) {
@@ -132,6 +181,63 @@ class SplitPlannerTest {
                 plan(Map.of("split-size", "1000000", "split-file-open-cost", "1000000"), List.of());
         assertThat(oneEach.splits()).hasSize(4);
         assertThat(files(oneEach)).isEqualTo(4);
+    }
+
+    @Test
+    void fewerSplitsThanReadersArePlannedSmaller() {
+        appendLargeFile("a.parquet", 64);
+
+        assertThat(pieces(plan(Map.of(), List.of(), 1))).containsExactly(List.of("a.parquet@0+64"));
+        for (String pageSize : List.of("2", "-1")) {
+            PlanningResult four = plan(Map.of("split-planning-page-size", pageSize), List.of(), 4);
+            assertThat(pieces(four))
+                    .as("page size %s", pageSize)
+                    .containsExactly(
+                            List.of("a.parquet@0+16"),
+                            List.of("a.parquet@16+16"),
+                            List.of("a.parquet@32+16"),
+                            List.of("a.parquet@48+16"));
+        }
+        // the table's split size does not turn it off: it is the size being adapted
+        table.updateProperties().set(TableProperties.SPLIT_SIZE, Long.toString(128 * MIB)).commit();
+        assertThat(plan(Map.of(), List.of(), 4).splits()).hasSize(4);
+    }
+
+    @Test
+    void adaptiveSplitSizeKeepsExplicitSizesLimitsAndEnoughSplits() {
+        appendLargeFile("a.parquet", 64);
+        List<List<String>> whole = List.of(List.of("a.parquet@0+64"));
+
+        assertThat(pieces(plan(Map.of("split-size", Long.toString(128 * MIB)), List.of(), 4)))
+                .as("an explicit split size")
+                .isEqualTo(whole);
+        assertThat(pieces(plan(Map.of("adaptive-split-size-enabled", "false"), List.of(), 4)))
+                .as("turned off by option")
+                .isEqualTo(whole);
+        assertThat(pieces(plan(Map.of("limit", "10"), List.of(), 4)))
+                .as("a limited read goes to one reader")
+                .isEqualTo(whole);
+
+        appendLargeFile("b.parquet", 64);
+        appendLargeFile("c.parquet", 64);
+        appendLargeFile("d.parquet", 64);
+        assertThat(plan(Map.of(), List.of(), 2).splits())
+                .as("128 MiB splits, two files each, are enough for 2 readers")
+                .hasSize(2)
+                .allSatisfy(split -> assertThat(split.task().files()).hasSize(2));
+        assertThat(plan(Map.of(), List.of(), 4).splits())
+                .as("256 MiB for 4 readers: a file each")
+                .hasSize(4)
+                .allSatisfy(split -> assertThat(split.task().files()).hasSize(1));
+        assertThat(plan(Map.of(), List.of(), 8).splits())
+                .as("256 MiB for 8 readers: 32 MiB, two row groups each")
+                .hasSize(8)
+                .allSatisfy(split -> assertThat(split.task().files()).hasSize(1));
+
+        table.updateProperties().set(TableProperties.ADAPTIVE_SPLIT_SIZE_ENABLED, "false").commit();
+        assertThat(plan(Map.of(), List.of(), 8).splits())
+                .as("turned off by table property")
+                .hasSize(2);
     }
 
     @Test
