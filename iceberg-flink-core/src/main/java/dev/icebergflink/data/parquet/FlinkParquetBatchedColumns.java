@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Set;
+import org.apache.flink.formats.parquet.vector.reader.BooleanColumnReader;
 import org.apache.flink.formats.parquet.vector.reader.BytesColumnReader;
 import org.apache.flink.formats.parquet.vector.reader.ColumnReader;
 import org.apache.flink.formats.parquet.vector.reader.DoubleColumnReader;
@@ -16,6 +17,7 @@ import org.apache.flink.formats.parquet.vector.reader.LongColumnReader;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
+import org.apache.flink.table.data.columnar.vector.heap.HeapBooleanVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapBytesVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapDoubleVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapFloatVector;
@@ -26,6 +28,7 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.EncodingStats;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -45,19 +48,25 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * arrays. Rows are still assembled one at a time, because the source hands Flink binary rows (one
  * array copy between operators).
  *
- * <p>Flink's decoders understand plain and dictionary encodings only, so {@link #decodes} is asked
- * for each column chunk; the row reader keeps Parquet's value-at-a-time reader for chunks with
- * other encodings (delta encodings of v2 pages, say), and for the types not taken here: booleans (a
- * v2 page may encode them with run-length encoding, which the chunk's encoding list cannot tell
- * from its level encoding), fixed-length values, INT96 timestamps and decimals in binaries.
+ * <p>Flink's decoders understand plain and dictionary encodings only, so {@link
+ * BatchedColumn#decodes} is asked for each column chunk; the row reader keeps Parquet's
+ * value-at-a-time reader for chunks with other encodings (delta encodings of v2 pages, say), and
+ * for the types not taken here: fixed-length values, INT96 timestamps and decimals in binaries.
  */
 final class FlinkParquetBatchedColumns {
 
     /** Values decoded per call into Flink's decoders; small enough to stay in the CPU caches. */
     static final int BATCH_SIZE = 1024;
 
-    /** Data and level encodings Flink's decoders read; levels of top-level columns are RLE. */
-    private static final Set<Encoding> DECODABLE =
+    /** The value encodings Flink's decoders read. */
+    private static final Set<Encoding> DECODABLE_VALUES =
+            Set.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
+
+    /**
+     * What a chunk without encoding statistics may list: the value encodings above and the
+     * encodings of definition levels (run-length or bit-packed).
+     */
+    private static final Set<Encoding> DECODABLE_VALUES_AND_LEVELS =
             Set.of(
                     Encoding.PLAIN,
                     Encoding.PLAIN_DICTIONARY,
@@ -66,11 +75,6 @@ final class FlinkParquetBatchedColumns {
                     Encoding.BIT_PACKED);
 
     private FlinkParquetBatchedColumns() {}
-
-    /** Whether Flink's decoders can read every page of the column chunk. */
-    static boolean decodes(ColumnChunkMetaData chunk) {
-        return chunk != null && DECODABLE.containsAll(chunk.getEncodings());
-    }
 
     /**
      * The batched column that reads {@code desc} as values of {@code expected}, or null when the
@@ -84,6 +88,8 @@ final class FlinkParquetBatchedColumns {
         PrimitiveType prim = desc.getPrimitiveType();
         PrimitiveTypeName physical = prim.getPrimitiveTypeName();
         switch (expected.typeId()) {
+            case BOOLEAN:
+                return physical == PrimitiveTypeName.BOOLEAN ? new BooleanColumn(desc) : null;
             case INTEGER:
             case DATE:
                 return physical == PrimitiveTypeName.INT32
@@ -243,6 +249,21 @@ final class FlinkParquetBatchedColumns {
             return desc;
         }
 
+        /**
+         * Whether Flink's decoder can read every page of the column chunk: the value encodings of
+         * its data pages from the chunk's encoding statistics, or else every encoding it lists.
+         */
+        boolean decodes(ColumnChunkMetaData chunk) {
+            if (chunk == null) {
+                return false;
+            }
+            EncodingStats stats = chunk.getEncodingStats();
+            if (stats != null) {
+                return DECODABLE_VALUES.containsAll(stats.getDataEncodings());
+            }
+            return DECODABLE_VALUES_AND_LEVELS.containsAll(chunk.getEncodings());
+        }
+
         /** Starts the column's chunk in a new row group. */
         final void setPageSource(PageReadStore pages) {
             try {
@@ -305,6 +326,28 @@ final class FlinkParquetBatchedColumns {
             rowsLeft -= count;
             filled = count;
             next = 0;
+        }
+    }
+
+    /**
+     * BOOLEAN columns, in plain (bit-packed) pages only. Pages of version 2 run-length encode
+     * booleans, which Flink's decoder does not read and which a chunk's encoding list cannot tell
+     * from its run-length encoded definition levels: only the encoding statistics can.
+     */
+    private static final class BooleanColumn extends BatchedColumn<HeapBooleanVector> {
+        private BooleanColumn(ColumnDescriptor desc) {
+            super(desc, new HeapBooleanVector(BATCH_SIZE), BooleanColumnReader::new);
+        }
+
+        @Override
+        boolean decodes(ColumnChunkMetaData chunk) {
+            EncodingStats stats = chunk == null ? null : chunk.getEncodingStats();
+            return stats != null && Set.of(Encoding.PLAIN).containsAll(stats.getDataEncodings());
+        }
+
+        @Override
+        void write(BinaryRowBuilder row, int pos, int index) {
+            row.setBoolean(pos, vector.getBoolean(index));
         }
     }
 

@@ -157,8 +157,7 @@ final class FlinkParquetBinaryRowReader implements ParquetValueReader<RowData> {
         for (int pos = 0; pos < children.size(); pos++) {
             BatchedColumn<?> column = batchable[pos];
             if (column != null
-                    && FlinkParquetBatchedColumns.decodes(
-                            chunks.get(ColumnPath.get(column.descriptor().getPath())))) {
+                    && column.decodes(chunks.get(ColumnPath.get(column.descriptor().getPath())))) {
                 column.setPageSource(pageStore);
                 batched[pos] = column;
             } else {

@@ -73,8 +73,8 @@ class FlinkParquetBatchedReadTest {
                     optional(15, "payload", Types.BinaryType.get()),
                     optional(16, "uid", Types.UUIDType.get()));
 
-    /** Every column but the fixed-length decimal, the boolean and the uuid. */
-    private static final int BATCHED_COLUMNS = 13;
+    /** Every column but the fixed-length decimal and the uuid. */
+    private static final int BATCHED_COLUMNS = 14;
 
     private static final int ROWS = 30_001;
 
@@ -120,6 +120,9 @@ class FlinkParquetBatchedReadTest {
         List<BlockMetaData> rowGroups = rowGroups(file);
         assertThat(encodings(rowGroups, "id")).contains(Encoding.DELTA_BINARY_PACKED);
         assertThat(encodings(rowGroups, "category")).doesNotContain(Encoding.DELTA_BYTE_ARRAY);
+        assertThat(dataEncodings(rowGroups, "flag"))
+                .as("v2 pages run-length encode booleans")
+                .containsExactly(Encoding.RLE);
 
         RowDataAssert.assertRowsEqual(SCHEMA, written, FormatTestFiles.collect(readBatched(file)));
 
@@ -211,6 +214,18 @@ class FlinkParquetBatchedReadTest {
             for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
                 if (chunk.getPath().toDotString().equals(column)) {
                     encodings.addAll(chunk.getEncodings());
+                }
+            }
+        }
+        return encodings;
+    }
+
+    private static Set<Encoding> dataEncodings(List<BlockMetaData> rowGroups, String column) {
+        Set<Encoding> encodings = EnumSet.noneOf(Encoding.class);
+        for (BlockMetaData rowGroup : rowGroups) {
+            for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+                if (chunk.getPath().toDotString().equals(column)) {
+                    encodings.addAll(chunk.getEncodingStats().getDataEncodings());
                 }
             }
         }
