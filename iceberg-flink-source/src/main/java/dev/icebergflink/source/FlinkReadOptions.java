@@ -222,6 +222,8 @@ public final class FlinkReadOptions {
                                             + " Only when 'split-size' is not set as an option or"
                                             + " in the Flink configuration; the table property"
                                             + " 'read.split.target-size' does not turn it off."
+                                            + " SQL's parallelism inference counts the splits"
+                                            + " planned this way for its maximum parallelism."
                                             + " Falls back to the table property"
                                             + " 'read.split.adaptive-size.enabled', then true."),
                     Boolean.class,

@@ -20,6 +20,8 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -303,6 +305,35 @@ class IcebergTableSourceITCase extends SqlTestBase {
         sqlClient(batch, "SET table.exec.resource.default-parallelism = 4;");
         assertThat(sourceParallelism(batch, query)).isEqualTo(4);
         assertThat(rows(batch, query)).hasSize(3);
+    }
+
+    @Test
+    void inferredParallelismCountsAdaptiveSplitsOfASmallTable() {
+        Table table = createSample();
+        // 64 MiB with a row group every 16 MiB; only its metadata exists (EXPLAIN never reads it)
+        long mib = 1L << 20;
+        table.newAppend()
+                .appendFile(
+                        DataFiles.builder(table.spec())
+                                .withPath(table.location() + "/data/large.parquet")
+                                .withFormat(FileFormat.PARQUET)
+                                .withFileSizeInBytes(64 * mib)
+                                .withRecordCount(1_000)
+                                .withSplitOffsets(List.of(0L, 16 * mib, 32 * mib, 48 * mib))
+                                .build())
+                .commit();
+
+        // one 128 MiB split by size, but four 16 MiB splits for the readers inference may use
+        assertThat(sourceParallelism(batch, "SELECT * FROM " + name)).isEqualTo(4);
+        assertThat(
+                        sourceParallelism(
+                                batch,
+                                "SELECT * FROM "
+                                        + name
+                                        + " /*+ OPTIONS('adaptive-split-size-enabled'='false') */"))
+                .isEqualTo(1);
+        sqlClient(batch, "SET table.exec.iceberg.infer-source-parallelism.max = 2;");
+        assertThat(sourceParallelism(batch, "SELECT * FROM " + name)).isEqualTo(2);
     }
 
     private static int sourceParallelism(TableEnvironment env, String query) {

@@ -172,13 +172,15 @@ public final class SplitPlanner {
 
     /**
      * How many splits a bounded read has, counted up to {@code atMost} (for choosing a source
-     * parallelism). With paging on, it reads only as many pages as it needs and keeps no splits.
+     * parallelism). The splits are planned for {@code atMost} readers, so that a small table that
+     * adaptive split sizing would cut for more readers is counted with those splits. With paging
+     * on, it reads only as many pages as it needs and keeps no splits.
      */
     public int countBoundedSplits(int atMost) throws IOException {
         if (atMost < 1) {
             throw new IllegalArgumentException("atMost must be at least 1, got " + atMost);
         }
-        PlanningResult result = planBounded();
+        PlanningResult result = planBounded(atMost);
         int count = Math.min(result.splits().size(), atMost);
         ScanCursor cursor = result.pagedScan();
         if (cursor == null) {

@@ -198,6 +198,15 @@ class SplitPlannerTest {
                             List.of("a.parquet@32+16"),
                             List.of("a.parquet@48+16"));
         }
+        ScanContext context =
+                ScanContext.resolve(Map.of(), new Configuration(), table, null, List.of());
+        try {
+            assertThat(new SplitPlanner(table, context, null).countBoundedSplits(100))
+                    .as("counted for up to 100 readers: the adaptive splits")
+                    .isEqualTo(4);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
         // the table's split size does not turn it off: it is the size being adapted
         table.updateProperties().set(TableProperties.SPLIT_SIZE, Long.toString(128 * MIB)).commit();
         assertThat(plan(Map.of(), List.of(), 4).splits()).hasSize(4);
