@@ -390,15 +390,17 @@ class RewriteDataFilesITCase {
     void aStreamingAppendDuringTheRewriteLosesNoRow() throws Exception {
         Table table = MaintenanceTables.create(dir, "t", 2, FileFormat.PARQUET);
         List<Record> written = MaintenanceTables.appendSmallFiles(table, 4, 5, 40, 19L);
-        // The stream below commits every 100 ms: give the rewrite's commit the retries a table
-        // with such a writer needs (Iceberg's default of 4 ran out on a loaded machine).
+        // The stream below commits every 500 ms: give the rewrite's commit the retries a table
+        // with such a writer needs (Iceberg's default of 4 ran out on a loaded machine). At one
+        // commit every 100 ms the rewrite's commit, slower than the stream's, lost every race
+        // now and then until the test timed out (optimistic commits on a file-system catalog).
         table.updateProperties().set(TableProperties.COMMIT_NUM_RETRIES, "20").commit();
 
         // An unbounded streaming job appends rows (STREAM_BASE + i, "s" + i, "p" + i % 4), a few
         // per checkpoint, through our IcebergSink into the same table.
         StreamExecutionEnvironment streamEnv = env();
         streamEnv.setParallelism(1);
-        streamEnv.enableCheckpointing(100);
+        streamEnv.enableCheckpointing(500);
         GeneratorFunction<Long, RowData> generator =
                 i ->
                         GenericRowData.of(
