@@ -1,7 +1,6 @@
 package dev.icebergflink.data.parquet;
 
 import dev.icebergflink.data.BinaryRowBuilder;
-import dev.icebergflink.data.RowDataConstants;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -15,7 +14,6 @@ import org.apache.flink.formats.parquet.vector.reader.FloatColumnReader;
 import org.apache.flink.formats.parquet.vector.reader.IntColumnReader;
 import org.apache.flink.formats.parquet.vector.reader.LongColumnReader;
 import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapBooleanVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapBytesVector;
@@ -33,6 +31,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
@@ -129,20 +128,17 @@ final class FlinkParquetBatchedColumns {
                 instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation time)) {
             return null;
         }
-        switch (time.getUnit()) {
-            case MILLIS:
-                return prim.getPrimitiveTypeName() == PrimitiveTypeName.INT32
-                        ? new IntColumn(desc, BinaryRowBuilder::setInt)
-                        : null;
-            case MICROS:
-                return longs(
-                        prim, desc, (row, pos, micros) -> row.setInt(pos, (int) (micros / 1_000L)));
-            default:
-                return longs(
-                        prim,
-                        desc,
-                        (row, pos, nanos) -> row.setInt(pos, (int) (nanos / 1_000_000L)));
+        TimeUnit unit = time.getUnit();
+        if (unit == TimeUnit.MILLIS) {
+            return prim.getPrimitiveTypeName() == PrimitiveTypeName.INT32
+                    ? new IntColumn(desc, BinaryRowBuilder::setInt)
+                    : null;
         }
+        return longs(
+                prim,
+                desc,
+                (row, pos, value) ->
+                        row.setInt(pos, FlinkParquetLeafReaders.millisOfDay(value, unit)));
     }
 
     private static BatchedColumn<?> timestampColumn(ColumnDescriptor desc, PrimitiveType prim) {
@@ -150,26 +146,12 @@ final class FlinkParquetBatchedColumns {
                 instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation timestamp)) {
             return null; // INT96
         }
-        switch (timestamp.getUnit()) {
-            case MILLIS:
-                return longs(
-                        prim,
-                        desc,
-                        (row, pos, millis) ->
-                                row.setTimestamp(pos, TimestampData.fromEpochMillis(millis)));
-            case MICROS:
-                return longs(
-                        prim,
-                        desc,
-                        (row, pos, micros) ->
-                                row.setTimestamp(pos, RowDataConstants.fromMicros(micros)));
-            default:
-                return longs(
-                        prim,
-                        desc,
-                        (row, pos, nanos) ->
-                                row.setTimestamp(pos, RowDataConstants.fromNanos(nanos)));
-        }
+        TimeUnit unit = timestamp.getUnit();
+        return longs(
+                prim,
+                desc,
+                (row, pos, value) ->
+                        row.setTimestamp(pos, FlinkParquetLeafReaders.timestamp(value, unit)));
     }
 
     private static BatchedColumn<?> decimalColumn(
@@ -335,6 +317,8 @@ final class FlinkParquetBatchedColumns {
      * from its run-length encoded definition levels: only the encoding statistics can.
      */
     private static final class BooleanColumn extends BatchedColumn<HeapBooleanVector> {
+        private static final Set<Encoding> PLAIN = Set.of(Encoding.PLAIN);
+
         private BooleanColumn(ColumnDescriptor desc) {
             super(desc, new HeapBooleanVector(BATCH_SIZE), BooleanColumnReader::new);
         }
@@ -342,7 +326,7 @@ final class FlinkParquetBatchedColumns {
         @Override
         boolean decodes(ColumnChunkMetaData chunk) {
             EncodingStats stats = chunk == null ? null : chunk.getEncodingStats();
-            return stats != null && Set.of(Encoding.PLAIN).containsAll(stats.getDataEncodings());
+            return stats != null && PLAIN.containsAll(stats.getDataEncodings());
         }
 
         @Override

@@ -337,14 +337,29 @@ final class FlinkParquetLeafReaders {
         }
 
         private int nextMillisOfDay() {
-            switch (unit) {
-                case MILLIS:
-                    return column.nextInteger();
-                case MICROS:
-                    return (int) (column.nextLong() / 1_000L);
-                default:
-                    return (int) (column.nextLong() / 1_000_000L);
-            }
+            return unit == TimeUnit.MILLIS
+                    ? column.nextInteger()
+                    : millisOfDay(column.nextLong(), unit);
+        }
+    }
+
+    /**
+     * Flink's milliseconds of the day of a Parquet time stored as a long of {@code unit} (micro- or
+     * nanoseconds); the finer part is truncated.
+     */
+    static int millisOfDay(long value, TimeUnit unit) {
+        return (int) (unit == TimeUnit.MICROS ? value / 1_000L : value / 1_000_000L);
+    }
+
+    /** A Parquet INT64 timestamp of {@code unit} since the epoch as Flink's value. */
+    static TimestampData timestamp(long value, TimeUnit unit) {
+        switch (unit) {
+            case MILLIS:
+                return TimestampData.fromEpochMillis(value);
+            case MICROS:
+                return RowDataConstants.fromMicros(value);
+            default:
+                return RowDataConstants.fromNanos(value);
         }
     }
 
@@ -367,15 +382,7 @@ final class FlinkParquetLeafReaders {
         }
 
         private TimestampData nextTimestamp() {
-            long value = column.nextLong();
-            switch (unit) {
-                case MILLIS:
-                    return TimestampData.fromEpochMillis(value);
-                case MICROS:
-                    return RowDataConstants.fromMicros(value);
-                default:
-                    return RowDataConstants.fromNanos(value);
-            }
+            return timestamp(column.nextLong(), unit);
         }
     }
 

@@ -103,24 +103,29 @@ public final class SplitPlanner {
 
     private PlanningResult bounded(ScanCursor scan, Snapshot end, int readers) {
         SnapshotPosition to = SnapshotPosition.after(end);
-        Long adaptive = adaptiveSplitSize(scan, readers);
-        if (adaptive != null) {
-            return new PlanningResult(null, to, plan(scan, adaptive), end.timestampMillis());
-        }
         if (paging()) {
-            return new PlanningResult(null, to, List.of(), end.timestampMillis(), scan);
+            Long adaptive = probeAdaptiveSplitSize(scan, readers);
+            return adaptive != null
+                    ? new PlanningResult(null, to, plan(scan, adaptive), end.timestampMillis())
+                    : new PlanningResult(null, to, List.of(), end.timestampMillis(), scan);
         }
-        return new PlanningResult(null, to, plan(scan, context.splitSize()), end.timestampMillis());
+        List<IcebergSourceSplit> splits = plan(scan, context.splitSize());
+        Long adaptive =
+                adaptiveSplitSize(
+                        splits.size(),
+                        splits.stream().mapToLong(split -> split.task().sizeBytes()).sum(),
+                        readers);
+        return new PlanningResult(
+                null, to, adaptive != null ? plan(scan, adaptive) : splits, end.timestampMillis());
     }
 
     /**
-     * The smaller split size for a scan whose configured splits are fewer than {@code readers}, or
-     * {@code null} when the configured size stands. Counts the configured splits only up to {@code
-     * readers}, so a large scan is planned no further than that. Limited reads keep the configured
-     * size: they hand every split to one reader.
+     * {@link #adaptiveSplitSize} for a paged scan, whose splits are not planned yet: counts its
+     * configured splits only up to {@code readers}, so a large scan is planned no further than
+     * that.
      */
-    private Long adaptiveSplitSize(ScanCursor scan, int readers) {
-        if (readers <= 1 || !context.adaptiveSplitSize() || context.limit() >= 0) {
+    private Long probeAdaptiveSplitSize(ScanCursor scan, int readers) {
+        if (!adaptive(readers)) {
             return null;
         }
         long scanSize = 0L;
@@ -135,7 +140,24 @@ public final class SplitPlanner {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot close the planning of " + scan, e);
         }
-        if (splits == 0) {
+        return adaptiveSplitSize(splits, scanSize, readers);
+    }
+
+    /**
+     * Whether adaptive split sizing may apply for {@code readers}: it is on, there is more than one
+     * reader, and the read has no limit (a limited read hands every split to one reader).
+     */
+    private boolean adaptive(int readers) {
+        return readers > 1 && context.adaptiveSplitSize() && context.limit() < 0;
+    }
+
+    /**
+     * The smaller split size for a scan of {@code scanSize} bytes whose configured split size gave
+     * {@code splits} splits, fewer than {@code readers}; or {@code null} when the configured size
+     * stands.
+     */
+    private Long adaptiveSplitSize(int splits, long scanSize, int readers) {
+        if (!adaptive(readers) || splits == 0 || splits >= readers) {
             return null;
         }
         long adjusted = TableScanUtil.adjustSplitSize(scanSize, readers, context.splitSize());
