@@ -34,6 +34,8 @@ public final class FlinkWriteConf implements Serializable {
     private final Map<String, String> writeProperties;
     private final boolean upsert;
     private final boolean upsertUniqueKeys;
+    private final long upsertKeyMemoryBytes;
+    private final String upsertSpillDirectory;
     private final boolean overwrite;
     private final DistributionMode distributionMode;
     private final String branch;
@@ -84,6 +86,24 @@ public final class FlinkWriteConf implements Serializable {
 
         this.upsert = resolver.getOptional(FlinkWriteOptions.UPSERT_ENABLED).orElse(false);
         this.upsertUniqueKeys = resolver.get(FlinkWriteOptions.UPSERT_UNIQUE_KEYS);
+        long keyMemory = resolver.get(FlinkWriteOptions.UPSERT_KEY_MEMORY).getBytes();
+        if (keyMemory < 1024) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value %d bytes for option '%s': it must be at least 1 kb"
+                                    + " (e.g. '64 mb')",
+                            keyMemory, FlinkWriteOptions.UPSERT_KEY_MEMORY.key()));
+        }
+        this.upsertKeyMemoryBytes = keyMemory;
+        String spillDirectory = resolver.get(FlinkWriteOptions.UPSERT_SPILL_DIRECTORY);
+        if (spillDirectory != null && spillDirectory.isBlank()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Option '%s' must name a local directory, e.g. '/tmp/iceberg'; got an"
+                                    + " empty value",
+                            FlinkWriteOptions.UPSERT_SPILL_DIRECTORY.key()));
+        }
+        this.upsertSpillDirectory = spillDirectory;
         this.overwrite = resolver.get(FlinkWriteOptions.OVERWRITE_ENABLED);
         this.distributionMode = parseDistribution(resolver);
         String branchName = resolver.get(FlinkWriteOptions.BRANCH);
@@ -198,6 +218,22 @@ public final class FlinkWriteConf implements Serializable {
         return upsertUniqueKeys;
     }
 
+    /**
+     * Memory per writer subtask for the keys of a batch upsert ({@link
+     * FlinkWriteOptions#UPSERT_KEY_MEMORY}).
+     */
+    public long upsertKeyMemoryBytes() {
+        return upsertKeyMemoryBytes;
+    }
+
+    /**
+     * Where batch upsert keys spill to, or null for the TaskManager's {@code java.io.tmpdir}
+     * ({@link FlinkWriteOptions#UPSERT_SPILL_DIRECTORY}).
+     */
+    public String upsertSpillDirectory() {
+        return upsertSpillDirectory;
+    }
+
     /** Whether overwrite mode is on. */
     public boolean overwrite() {
         return overwrite;
@@ -234,6 +270,11 @@ public final class FlinkWriteConf implements Serializable {
                 + ", upsert="
                 + upsert
                 + (upsertUniqueKeys ? ", upsertUniqueKeys=true" : "")
+                + ", upsertKeyMemoryBytes="
+                + upsertKeyMemoryBytes
+                + (upsertSpillDirectory != null
+                        ? ", upsertSpillDirectory=" + upsertSpillDirectory
+                        : "")
                 + ", overwrite="
                 + overwrite
                 + ", distributionMode="
@@ -261,6 +302,8 @@ public final class FlinkWriteConf implements Serializable {
         return targetFileSizeBytes == that.targetFileSizeBytes
                 && upsert == that.upsert
                 && upsertUniqueKeys == that.upsertUniqueKeys
+                && upsertKeyMemoryBytes == that.upsertKeyMemoryBytes
+                && Objects.equals(upsertSpillDirectory, that.upsertSpillDirectory)
                 && overwrite == that.overwrite
                 && format == that.format
                 && writeProperties.equals(that.writeProperties)

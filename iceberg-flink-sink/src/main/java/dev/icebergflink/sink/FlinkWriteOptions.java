@@ -3,6 +3,7 @@ package dev.icebergflink.sink;
 import dev.icebergflink.options.ConnectorOption;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.iceberg.TableProperties;
 
 /**
@@ -126,6 +127,46 @@ public final class FlinkWriteOptions {
                             Boolean.class)
                     .flinkConfigKey("upsert-enabled")
                     .tableProperty(TableProperties.UPSERT_ENABLED)
+                    .build();
+
+    /** Memory per writer subtask for the keys of a batch upsert before they spill to disk. */
+    public static final ConnectorOption<MemorySize> UPSERT_KEY_MEMORY =
+            ConnectorOption.builder(
+                            ConfigOptions.key("upsert-key-memory")
+                                    .memoryType()
+                                    .defaultValue(MemorySize.ofMebiBytes(64))
+                                    .withDescription(
+                                            "Batch execution, upsert mode and keyed changelogs:"
+                                                    + " memory per writer subtask for the keys of"
+                                                    + " the changes written (the key's bytes and"
+                                                    + " about 20 bytes per change). The writers"
+                                                    + " write every change as it comes and delete,"
+                                                    + " by position, each row that a later change"
+                                                    + " of its key replaced; keys beyond this"
+                                                    + " memory are sorted and spilled to"
+                                                    + " 'upsert-spill-directory', and merged at"
+                                                    + " the end of the input. At least 1 kb."),
+                            MemorySize.class)
+                    .flinkConfigKey("upsert-key-memory")
+                    .build();
+
+    /** Where batch upsert keys spill to. */
+    public static final ConnectorOption<String> UPSERT_SPILL_DIRECTORY =
+            ConnectorOption.builder(
+                            ConfigOptions.key("upsert-spill-directory")
+                                    .stringType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "Batch execution, upsert mode and keyed changelogs: a"
+                                                    + " local directory of every TaskManager into"
+                                                    + " which the writers spill the keys that do"
+                                                    + " not fit 'upsert-key-memory'; created when"
+                                                    + " missing, and the spill files are removed"
+                                                    + " when a writer completes or fails. By"
+                                                    + " default the TaskManager JVM's"
+                                                    + " 'java.io.tmpdir'."),
+                            String.class)
+                    .flinkConfigKey("upsert-spill-directory")
                     .build();
 
     /**
@@ -284,6 +325,8 @@ public final class FlinkWriteOptions {
                 COMPRESSION_STRATEGY,
                 UPSERT_ENABLED,
                 UPSERT_UNIQUE_KEYS,
+                UPSERT_KEY_MEMORY,
+                UPSERT_SPILL_DIRECTORY,
                 OVERWRITE_ENABLED,
                 DISTRIBUTION_MODE,
                 RANGE_DISTRIBUTION_STATISTICS_TYPE,

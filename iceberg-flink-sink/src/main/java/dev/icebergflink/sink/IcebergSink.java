@@ -100,6 +100,12 @@ public final class IcebergSink
     private final String uidSuffix;
     private final String tableName;
 
+    /**
+     * Whether the writers resolve repeated keys themselves: settled by {@link
+     * #addPreWriteTopology}, which knows the execution mode, before Flink serializes the sink.
+     */
+    private boolean writersTrackKeys;
+
     private IcebergSink(
             TableLoader tableLoader,
             FlinkWriteConf conf,
@@ -125,7 +131,10 @@ public final class IcebergSink
     @Override
     public SinkWriter<RowData> createWriter(WriterInitContext context) throws IOException {
         return new IcebergSinkWriter(
-                writerFactory,
+                writersTrackKeys
+                        ? writerFactory.withKeyTracking(
+                                conf.upsertKeyMemoryBytes(), conf.upsertSpillDirectory())
+                        : writerFactory,
                 new WriterMetrics(context.metricGroup()),
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getAttemptNumber());
@@ -134,6 +143,7 @@ public final class IcebergSink
     @Override
     public DataStream<RowData> addPreWriteTopology(DataStream<RowData> input) {
         adjustSinkTransformation(input);
+        writersTrackKeys = distribution.writersTrackKeys(input.getExecutionEnvironment());
         return distribution.apply(input, operatorUids());
     }
 

@@ -25,14 +25,18 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * In BATCH execution Flink sorts a keyed input by key before the de-duplication, with a sort that
- * is not stable: changes of one key would reach the de-duplication in any order. These tests give
- * many keys many changes each, from one input subtask in a known order, and check that the last
- * change of every key is what the table keeps (the sink stamps each row with its input position,
- * which the sort compares after the key: {@code InputOrderStamper}).
+ * Many keys with many changes each, from one input subtask in a known order: the last change of
+ * every key is what a bounded job leaves in the table.
+ *
+ * <p>In BATCH execution the writers track keys and delete the rows later changes replaced ({@code
+ * SupersededRows}); no keyed exchange sorts the rows. In AUTOMATIC execution the sink keeps the
+ * keyed de-duplication, and Flink sorts its bounded keyed input by key with a sort that is not
+ * stable: there the sink stamps each row with its input position, which the sort compares after the
+ * key ({@code InputOrderStamper}), or changes of one key would reach the de-duplication in any
+ * order.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class BatchUpsertInputOrderITCase {
@@ -51,9 +55,13 @@ class BatchUpsertInputOrderITCase {
     @TempDir Path warehouse;
 
     private static StreamExecutionEnvironment batchEnv() {
+        return env(RuntimeExecutionMode.BATCH);
+    }
+
+    private static StreamExecutionEnvironment env(RuntimeExecutionMode mode) {
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
+        conf.set(ExecutionOptions.RUNTIME_MODE, mode);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
         return env;
@@ -82,11 +90,11 @@ class BatchUpsertInputOrderITCase {
         return expected;
     }
 
-    @ParameterizedTest(name = "upsert={0}")
-    @ValueSource(booleans = {true, false})
-    void theLastChangeOfEveryKeyWins(boolean upsert) throws Exception {
+    @ParameterizedTest(name = "{0} upsert={1}")
+    @CsvSource({"BATCH, true", "BATCH, false", "AUTOMATIC, true", "AUTOMATIC, false"})
+    void theLastChangeOfEveryKeyWins(RuntimeExecutionMode mode, boolean upsert) throws Exception {
         TableLoader loader = new SinkTestTables(warehouse).create(PartitionSpec.unpartitioned(), 2);
-        StreamExecutionEnvironment env = batchEnv();
+        StreamExecutionEnvironment env = env(mode);
         env.fromData(changes(upsert), TYPE_INFO)
                 .setParallelism(1)
                 .sinkTo(
@@ -97,6 +105,27 @@ class BatchUpsertInputOrderITCase {
                                 .build());
         env.execute();
         assertThat(rows(loader)).containsExactlyInAnyOrderElementsOf(lastVersions());
+    }
+
+    @Test
+    void keysThatSpillToDiskStillLeaveOnlyTheLastChange() throws Exception {
+        TableLoader loader = new SinkTestTables(warehouse).create(PartitionSpec.unpartitioned(), 2);
+        Path spill = warehouse.resolve("spill");
+        StreamExecutionEnvironment env = batchEnv();
+        env.fromData(changes(true), TYPE_INFO)
+                .setParallelism(1)
+                .sinkTo(
+                        IcebergSink.forRowData()
+                                .tableLoader(loader)
+                                .upsert(true)
+                                .equalityFieldColumns(List.of("id"))
+                                // 12,000 changes: a few hundred runs per writer
+                                .set("upsert-key-memory", "1 kb")
+                                .set("upsert-spill-directory", spill.toString())
+                                .build());
+        env.execute();
+        assertThat(rows(loader)).containsExactlyInAnyOrderElementsOf(lastVersions());
+        assertThat(spill).isDirectory().isEmptyDirectory();
     }
 
     @Test

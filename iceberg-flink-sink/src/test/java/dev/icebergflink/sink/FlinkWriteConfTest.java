@@ -26,6 +26,8 @@ class FlinkWriteConfTest {
         assertThat(conf.branch()).isEqualTo("main");
         assertThat(conf.writeParallelism()).isNull();
         assertThat(conf.uidSuffix()).isEmpty();
+        assertThat(conf.upsertKeyMemoryBytes()).isEqualTo(64L << 20);
+        assertThat(conf.upsertSpillDirectory()).isNull();
         assertThat(conf.writeProperties())
                 .containsEntry("write.format.default", "parquet")
                 .containsEntry("write.target-file-size-bytes", "536870912")
@@ -165,12 +167,30 @@ class FlinkWriteConfTest {
                                 FlinkWriteConf.resolve(
                                         Map.of("upsert-enabled", "yes"), null, Map.of()))
                 .hasMessageContaining("upsert-enabled");
+        assertThatThrownBy(
+                        () ->
+                                FlinkWriteConf.resolve(
+                                        Map.of("upsert-key-memory", "512 bytes"), null, Map.of()))
+                .hasMessageContaining("'upsert-key-memory'")
+                .hasMessageContaining("at least 1 kb");
+        assertThatThrownBy(
+                        () ->
+                                FlinkWriteConf.resolve(
+                                        Map.of("upsert-key-memory", "lots"), null, Map.of()))
+                .hasMessageContaining("upsert-key-memory")
+                .hasMessageContaining("memory size");
+        assertThatThrownBy(
+                        () ->
+                                FlinkWriteConf.resolve(
+                                        Map.of("upsert-spill-directory", " "), null, Map.of()))
+                .hasMessageContaining("'upsert-spill-directory'")
+                .hasMessageContaining("local directory");
     }
 
     @Test
     void everyOptionIsDescribedAndKnown() {
         List<ConnectorOption<?>> all = FlinkWriteOptions.all();
-        assertThat(all).hasSize(14);
+        assertThat(all).hasSize(16);
         for (ConnectorOption<?> option : all) {
             assertThat(new HtmlFormatter().format(option.configOption().description()))
                     .as(option.key())
@@ -185,6 +205,8 @@ class FlinkWriteConfTest {
                         "compression-strategy",
                         "upsert-enabled",
                         "upsert-unique-keys",
+                        "upsert-key-memory",
+                        "upsert-spill-directory",
                         "overwrite-enabled",
                         "distribution-mode",
                         "branch",

@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -163,12 +165,64 @@ class IcebergSinkBuilderTest {
 
     /** The names of the operators a job with {@code sink} has (its pre-write topology included). */
     private static List<String> operatorNames(IcebergSink sink) {
+        return operatorNames(streamGraph(sink, RuntimeExecutionMode.STREAMING));
+    }
+
+    private static List<String> operatorNames(StreamGraph graph) {
+        List<String> names = new ArrayList<>();
+        graph.getStreamNodes().forEach(node -> names.add(node.getOperatorName()));
+        return names;
+    }
+
+    private static StreamGraph streamGraph(IcebergSink sink, RuntimeExecutionMode mode) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setRuntimeMode(mode);
         env.fromData(List.of(SinkTestTables.row(1, "a", "x")), SinkTestTables.TYPE_INFO)
                 .sinkTo(sink);
-        List<String> names = new ArrayList<>();
-        env.getStreamGraph().getStreamNodes().forEach(node -> names.add(node.getOperatorName()));
-        return names;
+        return env.getStreamGraph();
+    }
+
+    /** The partitioners of the edges into the sink's writer. */
+    private static List<String> writerInputPartitioners(StreamGraph graph) {
+        return graph.getStreamNodes().stream()
+                .filter(node -> node.getOperatorName().contains("Writer"))
+                .flatMap(node -> node.getInEdges().stream())
+                .map(edge -> edge.getPartitioner().getClass().getSimpleName())
+                .toList();
+    }
+
+    @Test
+    void batchUpsertsTrackKeysInTheWritersInsteadOfAKeyedDeduplication() {
+        TableLoader v2 = tables.create(PartitionSpec.unpartitioned(), 2);
+        IcebergSink upsert = IcebergSink.forRowData().tableLoader(v2).upsert(true).build();
+        StreamGraph batch = streamGraph(upsert, RuntimeExecutionMode.BATCH);
+        assertThat(operatorNames(batch))
+                .noneMatch(name -> name.contains("iceberg-dedup"))
+                .noneMatch(name -> name.contains("iceberg-input-order"));
+        // rows reach the writer of their key by a custom partitioning, not a keyed exchange
+        assertThat(writerInputPartitioners(batch)).containsExactly("CustomPartitionerWrapper");
+
+        // AUTOMATIC execution may run streaming: it keeps the keyed de-duplication
+        StreamGraph automatic =
+                streamGraph(
+                        IcebergSink.forRowData().tableLoader(v2).upsert(true).build(),
+                        RuntimeExecutionMode.AUTOMATIC);
+        assertThat(operatorNames(automatic))
+                .anyMatch(name -> name.contains("iceberg-dedup"))
+                .anyMatch(name -> name.contains("iceberg-input-order"));
+
+        // range distribution would separate the changes of a key: keyed de-duplication first
+        TableLoader sorted = tables.create(BY_PART, 2);
+        StreamGraph range =
+                streamGraph(
+                        IcebergSink.forRowData()
+                                .tableLoader(sorted)
+                                .upsert(true)
+                                .equalityFieldColumns(List.of("id", "part"))
+                                .distributionMode(DistributionMode.RANGE)
+                                .build(),
+                        RuntimeExecutionMode.BATCH);
+        assertThat(operatorNames(range)).anyMatch(name -> name.contains("iceberg-dedup"));
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
@@ -30,11 +31,18 @@ import org.slf4j.LoggerFactory;
  * of upsert and keyed changelog input.
  *
  * <ul>
- *   <li>With equality fields and de-duplication: {@code keyBy(equality key)} into the {@link
- *       ChangelogDeduplicator} (in BATCH execution after an {@link InputOrderStamper}, which keeps
- *       one key's changes in input order through Flink's sort); then, for {@code hash} on a
- *       partitioned table, by the hash of the partition (partition source columns are part of the
- *       key in upsert mode, so all changes of a key still meet in one writer); otherwise forward.
+ *   <li>With equality fields and de-duplication in BATCH execution (except {@code range}): the
+ *       writers track keys themselves ({@link #writersTrackKeys}), so rows only need to reach the
+ *       writer of their key, in input order: a custom partitioning by the hash of the equality key
+ *       (for {@code hash} upserts into a partitioned table by the hash of the partition, whose
+ *       source columns are part of an upsert key). No keyed exchange, so Flink does not sort the
+ *       rows.
+ *   <li>With equality fields and de-duplication otherwise: {@code keyBy(equality key)} into the
+ *       {@link ChangelogDeduplicator} (in AUTOMATIC execution, which may become BATCH, after an
+ *       {@link InputOrderStamper}, which keeps one key's changes in input order through Flink's
+ *       sort); then, for {@code hash} on a partitioned table, by the hash of the partition
+ *       (partition source columns are part of the key in upsert mode, so all changes of a key still
+ *       meet in one writer); otherwise forward.
  *   <li>{@code none}: forward when the writer parallelism equals the input's, else rebalance.
  *   <li>{@code hash}: by partition on partitioned tables; by equality key on unpartitioned tables
  *       with equality fields; otherwise like {@code none}, with a log line. Hashing is a custom
@@ -155,6 +163,14 @@ public final class DistributionTopology implements Serializable {
      */
     public DataStream<RowData> apply(DataStream<RowData> input, boolean setUid) {
         int parallelism = writeParallelism != null ? writeParallelism : input.getParallelism();
+        if (writersTrackKeys(input.getExecutionEnvironment())) {
+            if (mode == DistributionMode.HASH
+                    && partitionSelector != null
+                    && dedupMode == ChangelogDeduplicator.Mode.UPSERT) {
+                return byHash(input, partitionSelector);
+            }
+            return byHash(input, new EqualityKeySelector(rowType, keyPositions));
+        }
         if (dedupMode != null) {
             EqualityKeySelector keys = new EqualityKeySelector(rowType, keyPositions);
             SingleOutputStreamOperator<RowData> deduplicated =
@@ -194,6 +210,27 @@ public final class DistributionTopology implements Serializable {
     }
 
     /**
+     * Whether the writers of a job in {@code env} resolve several changes of one key themselves
+     * ({@code RowDataTaskWriterFactory#withKeyTracking}) instead of a keyed de-duplication in front
+     * of them: for de-duplicated input in BATCH execution, unless the distribution is {@code range}
+     * (whose ranges would separate the changes of a key).
+     *
+     * <p>A keyed exchange in BATCH execution sorts all rows by key before the first one is written;
+     * tracking keys in the writer needs only the keys and row positions, and only at the end.
+     * Streaming execution keeps the keyed de-duplication: its state is empty at every checkpoint,
+     * and the state backend bounds its memory.
+     */
+    public boolean writersTrackKeys(StreamExecutionEnvironment env) {
+        return dedupMode != null
+                && mode != DistributionMode.RANGE
+                && runtimeMode(env) == RuntimeExecutionMode.BATCH;
+    }
+
+    private static RuntimeExecutionMode runtimeMode(StreamExecutionEnvironment env) {
+        return env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE);
+    }
+
+    /**
      * The input of the keyed de-duplication: in BATCH execution (and AUTOMATIC, which may become
      * BATCH) each row is stamped with its position in its subtask's input ({@link
      * InputOrderStamper}), because Flink sorts a keyed batch input by key and record timestamp with
@@ -201,11 +238,7 @@ public final class DistributionTopology implements Serializable {
      * execution keeps each channel's order by itself and gets the input unchanged.
      */
     private DataStream<RowData> inInputOrder(DataStream<RowData> input, boolean setUid) {
-        RuntimeExecutionMode runtimeMode =
-                input.getExecutionEnvironment()
-                        .getConfiguration()
-                        .get(ExecutionOptions.RUNTIME_MODE);
-        if (runtimeMode == RuntimeExecutionMode.STREAMING) {
+        if (runtimeMode(input.getExecutionEnvironment()) == RuntimeExecutionMode.STREAMING) {
             return input;
         }
         SingleOutputStreamOperator<RowData> stamped =

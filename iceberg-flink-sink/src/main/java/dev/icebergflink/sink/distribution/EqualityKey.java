@@ -30,7 +30,7 @@ public final class EqualityKey {
     }
 
     /** The encoded key; not a copy, do not change it. */
-    byte[] bytes() {
+    public byte[] bytes() {
         return bytes;
     }
 

@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.writer;
 
+import dev.icebergflink.sink.distribution.EqualityKeySelector;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,16 +18,28 @@ import org.apache.iceberg.io.WriteResult;
 /**
  * Writes data rows and equality deletes for upsert and changelog input (see {@link WriterMode}).
  *
- * <p>It keeps no per-key state: it trusts its input to carry at most one change per key per
- * checkpoint (the pre-write de-duplication guarantees that for keyed input), so a key delete and
- * the new row of the same key can go into the same commit: Iceberg applies equality deletes only to
- * rows of earlier commits. Deletes are written in the partition of the row that carries them.
+ * <p>A key delete and the new row of the same key can go into the same commit: Iceberg applies
+ * equality deletes only to rows of earlier commits. Deletes are written in the partition of the row
+ * that carries them. Two changes of one key within a checkpoint are handled in one of two ways:
+ *
+ * <ul>
+ *   <li>Without key tracking the writer keeps no per-key state and trusts its input to carry at
+ *       most one change per key per checkpoint (the keyed pre-write de-duplication of streaming
+ *       execution guarantees that).
+ *   <li>With key tracking (BATCH execution, where all changes of a key reach this writer in input
+ *       order) every change is written as it comes, and {@link SupersededRows} records each
+ *       change's key and written row; when the checkpoint completes, every row that a later change
+ *       of its key followed is deleted by position ({@link WrittenRowDeletes}), so only the last
+ *       change of a key survives.
+ * </ul>
  */
 final class DeltaTaskWriter extends PartitionedRowWriter {
 
     private final WriterMode mode;
     private final ProjectedRowData keyView;
-    private final PartitionFanout<RowData, DeleteWriteResult> deleteWriters;
+    private final PartitionFanout<RowData, DeleteWriteResult, RollingEqualityDeleteWriter<RowData>>
+            deleteWriters;
+    private final KeyTracking tracking;
 
     DeltaTaskWriter(
             Table table,
@@ -35,9 +48,11 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
             OutputFileFactory fileFactory,
             long targetFileSizeBytes,
             WriterMode mode,
-            RowDataProjection keyProjection) {
+            RowDataProjection keyProjection,
+            KeyTracking tracking) {
         super(table, flinkType, writerFactory, fileFactory, targetFileSizeBytes);
         this.mode = mode;
+        this.tracking = tracking;
         this.keyView = keyProjection == null ? null : keyProjection.newView();
         this.deleteWriters =
                 new PartitionFanout<>(
@@ -62,19 +77,29 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
                     if (mode == WriterMode.UPSERT) {
                         writeDelete(row);
                     }
-                    writeData(row, partitionOf(row));
+                    long location = writeData(row, partitionOf(row));
+                    if (tracking != null) {
+                        tracking.written(row, location);
+                    }
                     break;
                 }
             case UPDATE_BEFORE:
                 if (mode != WriterMode.UPSERT) {
-                    writeDelete(row);
+                    retract(row);
                 }
                 break;
             case DELETE:
-                writeDelete(row);
+                retract(row);
                 break;
             default:
                 throw new IllegalArgumentException("Unknown row kind " + row.getRowKind());
+        }
+    }
+
+    private void retract(RowData row) {
+        writeDelete(row);
+        if (tracking != null) {
+            tracking.retracted(row);
         }
     }
 
@@ -95,6 +120,12 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
             result.addDeleteFiles(deletes.deleteFiles());
             result.addReferencedDataFiles(deletes.referencedDataFiles());
         }
+        if (tracking != null) {
+            for (DeleteWriteResult deletes : tracking.deleteSuperseded(this)) {
+                result.addDeleteFiles(deletes.deleteFiles());
+                result.addReferencedDataFiles(deletes.referencedDataFiles());
+            }
+        }
     }
 
     @Override
@@ -107,6 +138,53 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
         } catch (IOException | RuntimeException e) {
             // unfinished files were never completed; nothing to return for them
         }
+        if (tracking != null) {
+            files.addAll(tracking.closeForAbort());
+        }
         return files;
+    }
+
+    /**
+     * The key tracking of one checkpoint: the keys of changes and the locations of written rows,
+     * and the deletes of superseded rows.
+     */
+    static final class KeyTracking {
+        private final EqualityKeySelector keys;
+        private final SupersededRows superseded;
+        private final WrittenRowDeletes deletes;
+
+        KeyTracking(
+                EqualityKeySelector keys, SupersededRows superseded, WrittenRowDeletes deletes) {
+            this.keys = keys;
+            this.superseded = superseded;
+            this.deletes = deletes;
+        }
+
+        void written(RowData row, long location) {
+            byte[] key = keys.getKey(row).bytes();
+            superseded.written(key, key.length, location);
+        }
+
+        void retracted(RowData row) {
+            byte[] key = keys.getKey(row).bytes();
+            superseded.retracted(key, key.length);
+        }
+
+        /** Deletes the superseded rows by position, once the data files are complete. */
+        List<DeleteWriteResult> deleteSuperseded(PartitionedRowWriter writer) throws IOException {
+            try (SupersededRows rows = superseded) {
+                rows.resolve(location -> writer.locate(location, deletes::delete));
+            }
+            return deletes.results();
+        }
+
+        List<ContentFile<?>> closeForAbort() {
+            try {
+                superseded.close();
+            } catch (IOException | RuntimeException e) {
+                // a spill file left behind is in the temporary directory; nothing else to undo
+            }
+            return new ArrayList<>(deletes.closeForAbort());
+        }
     }
 }

@@ -20,18 +20,18 @@ import org.apache.iceberg.util.StructLikeMap;
  *
  * @param <T> the rows written
  * @param <R> the result of one file writer
+ * @param <W> the file writers
  */
-final class PartitionFanout<T, R> implements Closeable {
+final class PartitionFanout<T, R, W extends FileWriter<T, R>> implements Closeable {
 
     private final PartitionSpec spec;
-    private final BiFunction<PartitionSpec, StructLike, FileWriter<T, R>> newWriter;
-    private final StructLikeMap<FileWriter<T, R>> writers;
+    private final BiFunction<PartitionSpec, StructLike, W> newWriter;
+    private final StructLikeMap<W> writers;
     private final List<R> results = new ArrayList<>();
-    private FileWriter<T, R> unpartitionedWriter;
+    private W unpartitionedWriter;
     private boolean closed;
 
-    PartitionFanout(
-            PartitionSpec spec, BiFunction<PartitionSpec, StructLike, FileWriter<T, R>> newWriter) {
+    PartitionFanout(PartitionSpec spec, BiFunction<PartitionSpec, StructLike, W> newWriter) {
         this.spec = spec;
         this.newWriter = newWriter;
         this.writers = spec.isUnpartitioned() ? null : StructLikeMap.create(spec.partitionType());
@@ -46,14 +46,14 @@ final class PartitionFanout<T, R> implements Closeable {
      * The open writer of {@code partition} (ignored when unpartitioned), created when the partition
      * is new; callers may keep it to write more rows of the partition until this fanout closes.
      */
-    FileWriter<T, R> writerFor(StructLike partition) {
+    W writerFor(StructLike partition) {
         if (writers == null) {
             if (unpartitionedWriter == null) {
                 unpartitionedWriter = newWriter.apply(spec, null);
             }
             return unpartitionedWriter;
         }
-        FileWriter<T, R> writer = writers.get(partition);
+        W writer = writers.get(partition);
         if (writer == null) {
             StructLike copy = copy(partition);
             writer = newWriter.apply(spec, copy);

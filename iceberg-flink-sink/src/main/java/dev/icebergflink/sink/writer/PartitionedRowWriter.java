@@ -3,6 +3,7 @@ package dev.icebergflink.sink.writer;
 import dev.icebergflink.data.RowDataPartitioner;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,11 @@ import org.apache.iceberg.io.WriteResult;
  * identity partitions of strings); Iceberg's partition is computed only for a partition not seen
  * before in this writer, and {@link #partitionOf} returns one shared copy per partition, so that
  * {@link #writeData} can go straight to that partition's file writer.
+ *
+ * <p>Every data row gets a location ({@link #writeData}'s result): its partition writer's ordinal
+ * and its ordinal among that writer's rows. Once the data files are complete, {@link #locate} turns
+ * a location into the data file and position of the row, for position deletes of rows written by
+ * this writer.
  */
 abstract class PartitionedRowWriter implements TaskWriter<RowData> {
 
@@ -40,7 +46,8 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
     private final boolean partitioned;
     private final Map<RowDataPartitioner.Key, Route> routes = new HashMap<>();
     private final FileIO io;
-    private final PartitionFanout<RowData, DataWriteResult> dataWriters;
+    private final PartitionFanout<RowData, DataWriteResult, CountingDataWriter> dataWriters;
+    private final List<CountingDataWriter> dataWritersInOrder = new ArrayList<>();
     private Route lastRoute;
     private boolean done;
 
@@ -64,14 +71,20 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
         this.dataWriters =
                 new PartitionFanout<>(
                         spec,
-                        (partitionSpec, partition) ->
-                                new RollingDataWriter<>(
-                                        writerFactory,
-                                        fileFactory,
-                                        io,
-                                        targetFileSizeBytes,
-                                        partitionSpec,
-                                        partition));
+                        (partitionSpec, partition) -> {
+                            CountingDataWriter writer =
+                                    new CountingDataWriter(
+                                            dataWritersInOrder.size(),
+                                            new RollingDataWriter<>(
+                                                    writerFactory,
+                                                    fileFactory,
+                                                    io,
+                                                    targetFileSizeBytes,
+                                                    partitionSpec,
+                                                    partition));
+                            dataWritersInOrder.add(writer);
+                            return writer;
+                        });
     }
 
     PartitionSpec spec() {
@@ -101,17 +114,38 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
         return route.partition;
     }
 
-    /** Writes a data row into the file of {@code partition} (from {@link #partitionOf}). */
-    void writeData(RowData row, StructLike partition) {
+    /**
+     * Writes a data row into the file of {@code partition} (from {@link #partitionOf}); returns the
+     * row's location (at least 0), which {@link #locate} resolves once the data files are complete.
+     */
+    long writeData(RowData row, StructLike partition) {
         Route route = lastRoute;
+        CountingDataWriter writer;
         if (route != null && route.partition == partition) {
             if (route.dataWriter == null) {
                 route.dataWriter = dataWriters.writerFor(partition);
             }
-            route.dataWriter.write(row);
+            writer = route.dataWriter;
         } else {
-            dataWriters.write(row, partition);
+            writer = dataWriters.writerFor(partition);
         }
+        return writer.writeRow(row);
+    }
+
+    /**
+     * Hands the data file and position of the row written at {@code location} to {@code consumer};
+     * only after {@link #complete} has completed the data files (that is, from {@link
+     * #completeDeletes}).
+     */
+    void locate(long location, RowPositionConsumer consumer) {
+        int ordinal = (int) (location >>> ROW_BITS);
+        dataWritersInOrder.get(ordinal).locate(location & ROW_MASK, consumer);
+    }
+
+    /** Receives a located row: its data file and its position in that file. */
+    @FunctionalInterface
+    interface RowPositionConsumer {
+        void accept(DataFile file, long position);
     }
 
     /** Open data file writers (one per partition written; tests). */
@@ -182,10 +216,86 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
         }
     }
 
+    /** Bits of a location that count rows within one partition writer. */
+    private static final int ROW_BITS = 40;
+
+    private static final long ROW_MASK = (1L << ROW_BITS) - 1;
+
+    /** Partition writers a location can name: its sign bit stays clear. */
+    private static final int MAX_WRITERS = 1 << (Long.SIZE - 1 - ROW_BITS);
+
+    /**
+     * The rolling data files of one partition, counting rows so that each row's location is known
+     * when it is written and its file and position once the files are complete.
+     */
+    private static final class CountingDataWriter implements FileWriter<RowData, DataWriteResult> {
+        private final long ordinalBits;
+        private final RollingDataWriter<RowData> files;
+        private long rows;
+        // after completion: the data files in write order and the first row of each
+        private List<DataFile> completed;
+        private long[] firstRows;
+
+        private CountingDataWriter(int ordinal, RollingDataWriter<RowData> files) {
+            if (ordinal >= MAX_WRITERS) {
+                throw new IllegalStateException(
+                        "A delta writer cannot track rows of more than "
+                                + MAX_WRITERS
+                                + " partitions in one checkpoint");
+            }
+            this.ordinalBits = (long) ordinal << ROW_BITS;
+            this.files = files;
+        }
+
+        long writeRow(RowData row) {
+            files.write(row);
+            return ordinalBits | rows++;
+        }
+
+        @Override
+        public void write(RowData row) {
+            writeRow(row);
+        }
+
+        @Override
+        public long length() {
+            return files.length();
+        }
+
+        @Override
+        public void close() throws IOException {
+            files.close();
+        }
+
+        @Override
+        public DataWriteResult result() {
+            return files.result();
+        }
+
+        void locate(long row, RowPositionConsumer consumer) {
+            if (completed == null) {
+                completed = files.result().dataFiles();
+                firstRows = new long[completed.size()];
+                long first = 0;
+                for (int i = 0; i < firstRows.length; i++) {
+                    firstRows[i] = first;
+                    first += completed.get(i).recordCount();
+                }
+                if (first != rows) {
+                    throw new IllegalStateException(
+                            "Data files of " + first + " rows, but " + rows + " were written");
+                }
+            }
+            int found = Arrays.binarySearch(firstRows, row);
+            int file = found >= 0 ? found : -found - 2;
+            consumer.accept(completed.get(file), row - firstRows[file]);
+        }
+    }
+
     /** A partition seen by this writer: its shared partition struct and its data file writer. */
     private static final class Route {
         private final StructLike partition;
-        private FileWriter<RowData, DataWriteResult> dataWriter;
+        private CountingDataWriter dataWriter;
 
         private Route(StructLike partition) {
             this.partition = partition;

@@ -1,7 +1,9 @@
 package dev.icebergflink.sink.writer;
 
 import dev.icebergflink.data.RowDataFileWriterFactory;
+import dev.icebergflink.sink.distribution.EqualityKeySelector;
 import java.io.Serializable;
+import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -43,6 +45,8 @@ public final class RowDataTaskWriterFactory implements Serializable {
     private final Map<String, String> writeProperties;
     private final WriterMode mode;
     private final int[] equalityFieldIds;
+    private final long keyTrackingMemory;
+    private final String spillDirectory;
 
     private transient RowDataFileWriterFactory fileWriterFactory;
     private transient OutputFileFactory outputFileFactory;
@@ -115,6 +119,8 @@ public final class RowDataTaskWriterFactory implements Serializable {
         this.writeProperties = properties;
         this.mode = Objects.requireNonNull(mode, "mode");
         this.equalityFieldIds = equalityFieldIds.stream().mapToInt(Integer::intValue).toArray();
+        this.keyTrackingMemory = 0;
+        this.spillDirectory = null;
         if (mode == WriterMode.UPSERT && this.equalityFieldIds.length == 0) {
             throw new IllegalArgumentException("Upsert writers need equality field ids");
         }
@@ -125,6 +131,45 @@ public final class RowDataTaskWriterFactory implements Serializable {
                             "The input row type %s does not have one field per table column %s",
                             flinkType, dataSchema.asStruct()));
         }
+    }
+
+    private RowDataTaskWriterFactory(
+            RowDataTaskWriterFactory base, long keyTrackingMemory, String spillDirectory) {
+        this.table = base.table;
+        this.dataSchema = base.dataSchema;
+        this.flinkType = base.flinkType;
+        this.format = base.format;
+        this.targetFileSizeBytes = base.targetFileSizeBytes;
+        this.writeProperties = base.writeProperties;
+        this.mode = base.mode;
+        this.equalityFieldIds = base.equalityFieldIds;
+        this.keyTrackingMemory = keyTrackingMemory;
+        this.spillDirectory = spillDirectory;
+    }
+
+    /**
+     * A copy of this factory whose delta writers take several changes of one key within a
+     * checkpoint themselves: they write every change as it comes and delete, by position, each row
+     * that a later change of its key superseded. Needs equality fields, and input in which all
+     * changes of a key reach the same writer subtask in order (BATCH execution with the input
+     * partitioned by key hash).
+     *
+     * @param memoryBytes memory for the keys of one checkpoint before they spill to disk
+     * @param spillDirectory where keys spill to; null for the task's {@code java.io.tmpdir}
+     */
+    public RowDataTaskWriterFactory withKeyTracking(long memoryBytes, String spillDirectory) {
+        if (mode.appendsOnly() || equalityFieldIds.length == 0) {
+            throw new IllegalStateException(
+                    "Key tracking needs an upsert or changelog writer with equality fields");
+        }
+        return new RowDataTaskWriterFactory(this, memoryBytes, spillDirectory);
+    }
+
+    /**
+     * Whether the delta writers resolve several changes of one key (see {@link #withKeyTracking}).
+     */
+    public boolean tracksKeys() {
+        return keyTrackingMemory > 0;
     }
 
     /** Checks that {@code dataSchema} is the table's columns, then only row lineage columns. */
@@ -209,7 +254,18 @@ public final class RowDataTaskWriterFactory implements Serializable {
                 outputFileFactory,
                 targetFileSizeBytes,
                 mode,
-                deleteProjection());
+                deleteProjection(),
+                tracksKeys() ? keyTracking() : null);
+    }
+
+    private DeltaTaskWriter.KeyTracking keyTracking() {
+        String directory =
+                spillDirectory != null ? spillDirectory : System.getProperty("java.io.tmpdir");
+        return new DeltaTaskWriter.KeyTracking(
+                new EqualityKeySelector(flinkType, keyPositions()),
+                new SupersededRows(keyTrackingMemory, Paths.get(directory)),
+                new WrittenRowDeletes(
+                        table, fileWriterFactory, outputFileFactory, writeProperties));
     }
 
     private RowDataFileWriterFactory buildFileWriterFactory() {
@@ -257,6 +313,11 @@ public final class RowDataTaskWriterFactory implements Serializable {
         if (equalityFieldIds.length == 0) {
             return null;
         }
+        return new RowDataProjection(flinkType, keyPositions());
+    }
+
+    /** Top-level positions of the equality fields, in table order. */
+    private int[] keyPositions() {
         Set<Integer> keyIds = new LinkedHashSet<>();
         Arrays.stream(equalityFieldIds).forEach(keyIds::add);
         List<Types.NestedField> columns = table.schema().columns();
@@ -273,6 +334,6 @@ public final class RowDataTaskWriterFactory implements Serializable {
                             "Equality field ids %s must all be top-level columns of %s",
                             keyIds, table.schema().asStruct()));
         }
-        return new RowDataProjection(flinkType, positions);
+        return positions;
     }
 }

@@ -1,0 +1,447 @@
+package dev.icebergflink.sink.writer;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.function.LongConsumer;
+
+/**
+ * Finds the rows a delta writer wrote that a later change of the same key replaced, in bounded
+ * memory.
+ *
+ * <p>It exists so that a BATCH upsert (or keyed changelog) needs no sort of whole rows by key
+ * before the writer: the writer writes every row where it arrives and records one small entry per
+ * change here, the key's bytes and, for a written row, its location. At the end the entries are
+ * grouped by key, in arrival order: every written row that another change of its key followed is
+ * superseded, and the writer deletes it by position. A change here is an insert ({@link #written})
+ * or a retraction ({@link #retracted}).
+ *
+ * <p>Entries are buffered in memory up to a budget; then they are sorted by key hash (ties keep
+ * arrival order) and spilled as one run to a file in the spill directory. At the end the runs are
+ * merged by key hash and run (so arrival order holds across runs), and the keys of one hash are
+ * told apart by their bytes; only the keys of one hash value are held at a time. Memory in use
+ * stays under the budget plus the merge's read buffers; spill files are removed when the merge is
+ * done and on {@link #close}.
+ *
+ * <p>Not thread-safe; one instance serves one writer and one checkpoint.
+ */
+final class SupersededRows implements Closeable {
+
+    /** The location recorded for a retraction: it wrote no row. */
+    private static final long RETRACTION = -1L;
+
+    /** Bytes of bookkeeping per entry besides its key and location: offset and sort key. */
+    private static final int ENTRY_OVERHEAD = Integer.BYTES + Long.BYTES;
+
+    private static final int INITIAL_ENTRIES = 1024;
+    private static final int SPILL_BUFFER = 64 * 1024;
+
+    /** Runs that are merged into one as soon as there are this many. */
+    static final int MAX_MERGED_RUNS = 64;
+
+    private final long memoryBudget;
+    private final Path spillDirectory;
+    private final List<Path> runs = new ArrayList<>();
+
+    private byte[] arena = new byte[INITIAL_ENTRIES * 16];
+    private int arenaUsed;
+    // entry i is arena[offsets[i], offsets[i + 1]): its key bytes, then its location (8 bytes)
+    private int[] offsets = new int[INITIAL_ENTRIES + 1];
+    // (key hash << 32 | entry index): sorting these orders entries by hash, then arrival
+    private long[] sortKeys = new long[INITIAL_ENTRIES];
+    private int count;
+    private long recorded;
+    private int spilledRuns;
+    private boolean resolved;
+
+    /**
+     * @param memoryBudget bytes of entries to buffer before spilling a run (at least 1 KiB)
+     * @param spillDirectory where runs are spilled to; created when missing
+     */
+    SupersededRows(long memoryBudget, Path spillDirectory) {
+        if (memoryBudget < 1024) {
+            throw new IllegalArgumentException(
+                    "The memory budget must be at least 1 KiB, not " + memoryBudget);
+        }
+        this.memoryBudget = memoryBudget;
+        this.spillDirectory = spillDirectory;
+    }
+
+    /**
+     * Records that the row with key {@code key[0, length)} was written at {@code location} (any
+     * value of at least 0 that names the row to the caller).
+     */
+    void written(byte[] key, int length, long location) {
+        if (location < 0) {
+            throw new IllegalArgumentException("A row location must not be negative: " + location);
+        }
+        record(key, length, location);
+    }
+
+    /** Records a change of key {@code key[0, length)} that wrote no row (a delete). */
+    void retracted(byte[] key, int length) {
+        record(key, length, RETRACTION);
+    }
+
+    /** Entries recorded so far (tests). */
+    long recorded() {
+        return recorded;
+    }
+
+    /** Bytes of the buffers currently allocated for entries (tests of the memory bound). */
+    long bufferBytes() {
+        return arena.length
+                + (long) Integer.BYTES * offsets.length
+                + (long) Long.BYTES * sortKeys.length;
+    }
+
+    /** Runs spilled so far, including those already merged and removed (tests). */
+    int spilledRuns() {
+        return spilledRuns;
+    }
+
+    /**
+     * Hands every superseded row's location to {@code superseded}, in no particular order; call
+     * once, after the last change.
+     */
+    void resolve(LongConsumer superseded) throws IOException {
+        if (resolved) {
+            throw new IllegalStateException("Superseded rows were already resolved");
+        }
+        resolved = true;
+        KeyGroup group = new KeyGroup(superseded);
+        if (runs.isEmpty()) {
+            Arrays.sort(sortKeys, 0, count);
+            for (int i = 0; i < count; i++) {
+                long sortKey = sortKeys[i];
+                int entry = (int) sortKey;
+                int start = offsets[entry];
+                int keyLength = offsets[entry + 1] - start - Long.BYTES;
+                group.accept(
+                        (int) (sortKey >>> 32),
+                        arena,
+                        start,
+                        keyLength,
+                        readLong(arena, start + keyLength));
+            }
+        } else {
+            if (count > 0) {
+                spill();
+            }
+            List<Path> merged = new ArrayList<>(runs);
+            runs.clear();
+            merge(merged, group);
+        }
+        release();
+    }
+
+    @Override
+    public void close() throws IOException {
+        release();
+        IOException failure = null;
+        for (Path run : runs) {
+            try {
+                Files.deleteIfExists(run);
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        runs.clear();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private void record(byte[] key, int length, long location) {
+        if (resolved) {
+            throw new IllegalStateException("Superseded rows were already resolved");
+        }
+        int entryBytes = length + Long.BYTES;
+        if (count > 0 && footprint(count + 1, arenaUsed + (long) entryBytes) > memoryBudget) {
+            spillUnchecked();
+        }
+        ensureCapacity(entryBytes);
+        int start = arenaUsed;
+        System.arraycopy(key, 0, arena, start, length);
+        writeLong(arena, start + length, location);
+        arenaUsed = start + entryBytes;
+        sortKeys[count] = ((long) hash(key, length) << 32) | count;
+        count++;
+        offsets[count] = arenaUsed;
+        recorded++;
+    }
+
+    private static long footprint(int entries, long arenaBytes) {
+        return arenaBytes + (long) entries * ENTRY_OVERHEAD;
+    }
+
+    private void ensureCapacity(int entryBytes) {
+        if (arenaUsed + entryBytes > arena.length) {
+            long wanted = Math.max((long) arena.length * 2, (long) arenaUsed + entryBytes);
+            long capped = Math.max(Math.min(wanted, memoryBudget), (long) arenaUsed + entryBytes);
+            if (capped > Integer.MAX_VALUE - 16) {
+                throw new IllegalStateException(
+                        "Upsert key entries outgrew one buffer; lower the memory budget");
+            }
+            arena = Arrays.copyOf(arena, (int) capped);
+        }
+        if (count == sortKeys.length) {
+            int entries = sortKeys.length * 2;
+            sortKeys = Arrays.copyOf(sortKeys, entries);
+            offsets = Arrays.copyOf(offsets, entries + 1);
+        }
+    }
+
+    private void spillUnchecked() {
+        try {
+            spill();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Could not spill upsert keys to the directory " + spillDirectory, e);
+        }
+    }
+
+    /** Sorts the buffered entries and writes them as one run; empties the buffer. */
+    private void spill() throws IOException {
+        Arrays.sort(sortKeys, 0, count);
+        try (RunWriter out = newRun()) {
+            for (int i = 0; i < count; i++) {
+                long sortKey = sortKeys[i];
+                int entry = (int) sortKey;
+                int start = offsets[entry];
+                int keyLength = offsets[entry + 1] - start - Long.BYTES;
+                out.accept(
+                        (int) (sortKey >>> 32),
+                        arena,
+                        start,
+                        keyLength,
+                        readLong(arena, start + keyLength));
+            }
+        }
+        count = 0;
+        arenaUsed = 0;
+        if (runs.size() >= MAX_MERGED_RUNS) {
+            // keep the number of open files of the final merge bounded: the merged run takes
+            // the place of the runs it merged, which all came before the runs still to come
+            List<Path> merged = new ArrayList<>(runs);
+            runs.clear();
+            try (RunWriter out = newRun()) {
+                merge(merged, out);
+            }
+        }
+    }
+
+    private RunWriter newRun() throws IOException {
+        Files.createDirectories(spillDirectory);
+        Path run = Files.createTempFile(spillDirectory, "iceberg-upsert-keys-", ".run");
+        runs.add(run);
+        spilledRuns++;
+        return new RunWriter(run);
+    }
+
+    /**
+     * Merges {@code merged} by key hash, then run: every key's entries reach {@code out} in arrival
+     * order. Removes the merged runs.
+     */
+    private static void merge(List<Path> merged, EntrySink out) throws IOException {
+        PriorityQueue<RunReader> heads =
+                new PriorityQueue<>(
+                        Math.max(1, merged.size()),
+                        (a, b) ->
+                                a.hash != b.hash
+                                        ? Integer.compare(a.hash, b.hash)
+                                        : Integer.compare(a.run, b.run));
+        List<RunReader> readers = new ArrayList<>();
+        try {
+            for (int run = 0; run < merged.size(); run++) {
+                RunReader reader = new RunReader(merged.get(run), run);
+                readers.add(reader);
+                if (reader.next()) {
+                    heads.add(reader);
+                }
+            }
+            while (!heads.isEmpty()) {
+                RunReader head = heads.poll();
+                out.accept(head.hash, head.key, 0, head.keyLength, head.location);
+                if (head.next()) {
+                    heads.add(head);
+                }
+            }
+        } finally {
+            for (RunReader reader : readers) {
+                reader.close();
+            }
+        }
+        for (Path run : merged) {
+            Files.deleteIfExists(run);
+        }
+    }
+
+    private void release() {
+        arena = new byte[0];
+        offsets = new int[1];
+        sortKeys = new long[0];
+        count = 0;
+        arenaUsed = 0;
+    }
+
+    /** The hash entries are sorted by; package-private for tests that need colliding keys. */
+    static int hash(byte[] key, int length) {
+        int h = 0x9747b28c;
+        for (int i = 0; i < length; i++) {
+            h = 31 * h + key[i];
+        }
+        // spread the low bits, so that keys that differ late still sort apart
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return h;
+    }
+
+    private static void writeLong(byte[] bytes, int at, long value) {
+        for (int i = 7; i >= 0; i--) {
+            bytes[at + i] = (byte) value;
+            value >>>= 8;
+        }
+    }
+
+    private static long readLong(byte[] bytes, int at) {
+        long value = 0;
+        for (int i = 0; i < 8; i++) {
+            value = (value << 8) | (bytes[at + i] & 0xFF);
+        }
+        return value;
+    }
+
+    /**
+     * The keys of one hash value, each with the location of its last written row not yet followed
+     * by another change; a key's next change supersedes that row.
+     */
+    private static final class KeyGroup implements EntrySink {
+        private final LongConsumer superseded;
+        private int hash;
+        private int size;
+        private byte[][] keys = new byte[4][];
+        private int[] keyLengths = new int[4];
+        private long[] pending = new long[4];
+
+        private KeyGroup(LongConsumer superseded) {
+            this.superseded = superseded;
+        }
+
+        @Override
+        public void accept(int entryHash, byte[] bytes, int start, int length, long location) {
+            if (size == 0 || entryHash != hash) {
+                hash = entryHash;
+                size = 0;
+            }
+            for (int slot = 0; slot < size; slot++) {
+                if (keyLengths[slot] == length
+                        && Arrays.equals(keys[slot], 0, length, bytes, start, start + length)) {
+                    if (pending[slot] != RETRACTION) {
+                        superseded.accept(pending[slot]);
+                    }
+                    pending[slot] = location;
+                    return;
+                }
+            }
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, size * 2);
+                keyLengths = Arrays.copyOf(keyLengths, size * 2);
+                pending = Arrays.copyOf(pending, size * 2);
+            }
+            if (keys[size] == null || keys[size].length < length) {
+                keys[size] = new byte[Math.max(length, 16)];
+            }
+            System.arraycopy(bytes, start, keys[size], 0, length);
+            keyLengths[size] = length;
+            pending[size] = location;
+            size++;
+        }
+    }
+
+    /** Takes entries in (hash, arrival) order. */
+    private interface EntrySink {
+        void accept(int hash, byte[] bytes, int start, int length, long location)
+                throws IOException;
+    }
+
+    /** Writes one run, entry by entry, in the order given. */
+    private static final class RunWriter implements EntrySink, Closeable {
+        private final DataOutputStream out;
+
+        RunWriter(Path path) throws IOException {
+            this.out =
+                    new DataOutputStream(
+                            new BufferedOutputStream(Files.newOutputStream(path), SPILL_BUFFER));
+        }
+
+        @Override
+        public void accept(int hash, byte[] bytes, int start, int length, long location)
+                throws IOException {
+            out.writeInt(hash);
+            out.writeInt(length);
+            out.write(bytes, start, length);
+            out.writeLong(location);
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
+    }
+
+    /** Reads one spilled run, entry by entry. */
+    private static final class RunReader implements Closeable {
+        private final DataInputStream in;
+        private final int run;
+        private int hash;
+        private byte[] key = new byte[16];
+        private int keyLength;
+        private long location;
+
+        RunReader(Path path, int run) throws IOException {
+            this.in =
+                    new DataInputStream(
+                            new BufferedInputStream(Files.newInputStream(path), SPILL_BUFFER));
+            this.run = run;
+        }
+
+        boolean next() throws IOException {
+            try {
+                hash = in.readInt();
+            } catch (EOFException end) {
+                return false;
+            }
+            keyLength = in.readInt();
+            if (key.length < keyLength) {
+                key = new byte[Math.max(keyLength, key.length * 2)];
+            }
+            in.readFully(key, 0, keyLength);
+            location = in.readLong();
+            return true;
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.icebergflink.sink.writer;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.deletes.BaseDVFileWriter;
+import org.apache.iceberg.deletes.DVFileWriter;
+import org.apache.iceberg.deletes.DeleteGranularity;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.SortingPositionOnlyDeleteWriter;
+import org.apache.iceberg.io.DeleteWriteResult;
+import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.iceberg.io.OutputFileFactory;
+
+/**
+ * Deletes rows that this writer itself wrote in the running checkpoint, by position: the rows a
+ * later change of their key superseded ({@link SupersededRows}).
+ *
+ * <p>It exists because such rows cannot be removed by the equality deletes of the same commit
+ * (Iceberg applies equality deletes only to older data). Format v2 tables get position delete
+ * files, one per partition or per data file as the table's {@code write.delete.granularity} says,
+ * sorted by Iceberg's {@link SortingPositionOnlyDeleteWriter} (positions arrive in any order);
+ * format v3 tables get deletion vectors, which v3 requires for position deletes.
+ */
+final class WrittenRowDeletes {
+
+    private final PartitionSpec spec;
+    private final PartitionFanout<
+                    PositionDelete<RowData>,
+                    DeleteWriteResult,
+                    SortingPositionOnlyDeleteWriter<RowData>>
+            positionDeletes;
+    private final DVFileWriter deletionVectors;
+    private final PositionDelete<RowData> delete = PositionDelete.create();
+    private boolean done;
+
+    WrittenRowDeletes(
+            Table table,
+            FileWriterFactory<RowData> writerFactory,
+            OutputFileFactory fileFactory,
+            Map<String, String> writeProperties) {
+        this.spec = table.spec();
+        if (TableUtil.formatVersion(table) >= 3) {
+            // the data files are new in this commit, so no file has earlier deletes to merge
+            this.deletionVectors = new BaseDVFileWriter(fileFactory, path -> null);
+            this.positionDeletes = null;
+        } else {
+            DeleteGranularity granularity =
+                    DeleteGranularity.fromString(
+                            writeProperties.getOrDefault(
+                                    TableProperties.DELETE_GRANULARITY,
+                                    TableProperties.DELETE_GRANULARITY_DEFAULT));
+            this.deletionVectors = null;
+            this.positionDeletes =
+                    new PartitionFanout<>(
+                            spec,
+                            (deleteSpec, partition) ->
+                                    new SortingPositionOnlyDeleteWriter<>(
+                                            () ->
+                                                    writerFactory.newPositionDeleteWriter(
+                                                            fileFactory.newOutputFile(
+                                                                    deleteSpec, partition),
+                                                            deleteSpec,
+                                                            partition),
+                                            granularity));
+        }
+    }
+
+    /** Deletes the row at {@code position} of {@code file}, a data file this writer wrote. */
+    void delete(DataFile file, long position) {
+        if (deletionVectors != null) {
+            deletionVectors.delete(file.location(), position, spec, file.partition());
+        } else {
+            positionDeletes.write(delete.set(file.location(), position), file.partition());
+        }
+    }
+
+    /** Completes the delete files; idempotent. */
+    List<DeleteWriteResult> results() throws IOException {
+        if (deletionVectors != null) {
+            if (!done) {
+                done = true;
+                deletionVectors.close();
+            }
+            return List.of(deletionVectors.result());
+        }
+        done = true;
+        return positionDeletes.results();
+    }
+
+    /** Closes the delete writers whatever happens; returns the files they completed. */
+    List<DeleteFile> closeForAbort() {
+        List<DeleteFile> files = new ArrayList<>();
+        try {
+            for (DeleteWriteResult result : results()) {
+                files.addAll(result.deleteFiles());
+            }
+        } catch (IOException | RuntimeException e) {
+            // unfinished files were never completed; nothing to return for them
+        }
+        return files;
+    }
+}
