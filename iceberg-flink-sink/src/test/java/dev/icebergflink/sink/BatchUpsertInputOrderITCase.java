@@ -19,7 +19,14 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -105,6 +112,53 @@ class BatchUpsertInputOrderITCase {
                                 .build());
         env.execute();
         assertThat(rows(loader)).containsExactlyInAnyOrderElementsOf(lastVersions());
+    }
+
+    /**
+     * Through the whole sink (writer results, aggregation, temporary manifests, commit): format v3
+     * tables get deletion vectors for the replaced rows, format v2 tables position delete files; a
+     * {@code hash} upsert into a partitioned table routes by partition.
+     */
+    @ParameterizedTest(name = "v{0} {1}")
+    @CsvSource({"2, NONE", "3, NONE", "2, HASH", "3, HASH"})
+    void replacedRowsOfPartitionedTablesAreDeletedByPosition(
+            int formatVersion, DistributionMode distribution) throws Exception {
+        TableLoader loader =
+                new SinkTestTables(warehouse).create(SinkTestTables.BY_PART, formatVersion);
+        StreamExecutionEnvironment env = batchEnv();
+        env.fromData(changes(true), TYPE_INFO)
+                .setParallelism(1)
+                .sinkTo(
+                        IcebergSink.forRowData()
+                                .tableLoader(loader)
+                                .upsert(true)
+                                .equalityFieldColumns(List.of("id", "part"))
+                                .distributionMode(distribution)
+                                .build());
+        env.execute();
+        assertThat(rows(loader)).containsExactlyInAnyOrderElementsOf(lastVersions());
+        Table table = SinkTestTables.load(loader);
+        List<FileFormat> deleteFormats = new ArrayList<>();
+        long positionDeletes = 0;
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            for (FileScanTask task : tasks) {
+                for (DeleteFile delete : task.deletes()) {
+                    if (delete.content() == FileContent.POSITION_DELETES) {
+                        deleteFormats.add(delete.format());
+                    }
+                }
+            }
+        }
+        for (DeleteFile delete : table.currentSnapshot().addedDeleteFiles(table.io())) {
+            if (delete.content() == FileContent.POSITION_DELETES) {
+                positionDeletes += delete.recordCount();
+            }
+        }
+        // every version but the last of every key was written, then replaced
+        assertThat(positionDeletes).isEqualTo((long) KEYS * (VERSIONS - 1));
+        assertThat(deleteFormats)
+                .isNotEmpty()
+                .containsOnly(formatVersion >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET);
     }
 
     @Test
