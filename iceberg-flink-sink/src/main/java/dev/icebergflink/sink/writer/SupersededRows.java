@@ -41,8 +41,14 @@ final class SupersededRows implements Closeable {
     /** The location recorded for a retraction: it wrote no row. */
     private static final long RETRACTION = -1L;
 
-    /** Bytes of bookkeeping per entry besides its key and location: offset and sort key. */
-    private static final int ENTRY_OVERHEAD = Integer.BYTES + Long.BYTES;
+    /**
+     * Bytes of bookkeeping per entry besides its key and location: offset, sort key and the sort
+     * key's place in the radix sort's second array.
+     */
+    private static final int ENTRY_OVERHEAD = Integer.BYTES + 2 * Long.BYTES;
+
+    /** Bits of the key hash sorted per radix pass: three passes cover the 32 bits. */
+    private static final int RADIX_BITS = 11;
 
     private static final int INITIAL_ENTRIES = 1024;
     private static final int SPILL_BUFFER = 64 * 1024;
@@ -60,6 +66,7 @@ final class SupersededRows implements Closeable {
     private int[] offsets = new int[INITIAL_ENTRIES + 1];
     // (key hash << 32 | entry index): sorting these orders entries by hash, then arrival
     private long[] sortKeys = new long[INITIAL_ENTRIES];
+    private long[] sortScratch = new long[0];
     private int count;
     private long recorded;
     private int spilledRuns;
@@ -122,18 +129,22 @@ final class SupersededRows implements Closeable {
         resolved = true;
         KeyGroup group = new KeyGroup(superseded);
         if (runs.isEmpty()) {
-            Arrays.sort(sortKeys, 0, count);
-            for (int i = 0; i < count; i++) {
-                long sortKey = sortKeys[i];
-                int entry = (int) sortKey;
-                int start = offsets[entry];
-                int keyLength = offsets[entry + 1] - start - Long.BYTES;
-                group.accept(
-                        (int) (sortKey >>> 32),
-                        arena,
-                        start,
-                        keyLength,
-                        readLong(arena, start + keyLength));
+            sortByHash();
+            int first = 0;
+            while (first < count) {
+                int hash = (int) (sortKeys[first] >>> 32);
+                int end = first + 1;
+                while (end < count && (int) (sortKeys[end] >>> 32) == hash) {
+                    end++;
+                }
+                // an entry alone with its hash has no other change of its key: skip its bytes
+                for (int i = end - first > 1 ? first : end; i < end; i++) {
+                    int entry = (int) sortKeys[i];
+                    int start = offsets[entry];
+                    int keyLength = offsets[entry + 1] - start - Long.BYTES;
+                    group.accept(hash, arena, start, keyLength, readLong(arena, start + keyLength));
+                }
+                first = end;
             }
         } else {
             if (count > 0) {
@@ -218,7 +229,7 @@ final class SupersededRows implements Closeable {
 
     /** Sorts the buffered entries and writes them as one run; empties the buffer. */
     private void spill() throws IOException {
-        Arrays.sort(sortKeys, 0, count);
+        sortByHash();
         try (RunWriter out = newRun()) {
             for (int i = 0; i < count; i++) {
                 long sortKey = sortKeys[i];
@@ -244,6 +255,47 @@ final class SupersededRows implements Closeable {
                 merge(merged, out);
             }
         }
+    }
+
+    /**
+     * Orders the buffered sort keys by key hash (as a signed int, the order the merge uses),
+     * keeping arrival order among equal hashes: a stable least-significant-digit radix sort of the
+     * hash bits, which sorts the buffer in a few linear passes (a comparison sort of a few hundred
+     * thousand keys took a tenth of a second, a noticeable part of a batch upsert's writer time).
+     */
+    private void sortByHash() {
+        if (sortScratch.length < count) {
+            sortScratch = new long[sortKeys.length];
+        }
+        long[] from = sortKeys;
+        long[] to = sortScratch;
+        int[] starts = new int[1 << RADIX_BITS];
+        for (int shift = Integer.SIZE; shift < Long.SIZE; shift += RADIX_BITS) {
+            Arrays.fill(starts, 0);
+            for (int i = 0; i < count; i++) {
+                starts[digit(from[i], shift)]++;
+            }
+            int next = 0;
+            for (int d = 0; d < starts.length; d++) {
+                int size = starts[d];
+                starts[d] = next;
+                next += size;
+            }
+            for (int i = 0; i < count; i++) {
+                long key = from[i];
+                to[starts[digit(key, shift)]++] = key;
+            }
+            long[] swap = from;
+            from = to;
+            to = swap;
+        }
+        sortKeys = from;
+        sortScratch = to;
+    }
+
+    /** One radix digit of a sort key's hash; the sign bit is flipped so that signed order holds. */
+    private static int digit(long sortKey, int shift) {
+        return (int) ((sortKey ^ Long.MIN_VALUE) >>> shift) & ((1 << RADIX_BITS) - 1);
     }
 
     private RunWriter newRun() throws IOException {
@@ -296,6 +348,7 @@ final class SupersededRows implements Closeable {
         arena = new byte[0];
         offsets = new int[1];
         sortKeys = new long[0];
+        sortScratch = new long[0];
         count = 0;
         arenaUsed = 0;
     }
