@@ -169,7 +169,7 @@ public final class DistributionTopology implements Serializable {
                     && dedupMode == ChangelogDeduplicator.Mode.UPSERT) {
                 return byHash(input, partitionSelector);
             }
-            return byHash(input, new EqualityKeySelector(rowType, keyPositions));
+            return byEqualityKey(input);
         }
         if (dedupMode != null) {
             EqualityKeySelector keys = new EqualityKeySelector(rowType, keyPositions);
@@ -200,7 +200,7 @@ public final class DistributionTopology implements Serializable {
                 return byHash(input, partitionSelector);
             }
             if (keyPositions.length > 0) {
-                return byHash(input, new EqualityKeySelector(rowType, keyPositions));
+                return byEqualityKey(input);
             }
             LOG.info(
                     "distribution-mode 'hash' on an unpartitioned table without equality fields"
@@ -260,6 +260,15 @@ public final class DistributionTopology implements Serializable {
         return input.partitionCustom(new KeyHashPartitioner<>(), keys);
     }
 
+    /**
+     * Sends every row to the writer its equality key's hash picks (the same writer as {@link
+     * KeyHashPartitioner} over {@link EqualityKey}s), encoding keys into a reused buffer.
+     */
+    private DataStream<RowData> byEqualityKey(DataStream<RowData> input) {
+        return input.partitionCustom(
+                new EqualityKeyPartitioner(rowType, keyPositions), new WholeRow());
+    }
+
     private DataStream<RowData> range(DataStream<RowData> input, int writers, boolean setUid) {
         Schema schema = SchemaParser.fromJson(schemaJson);
         RangeSpec spec =
@@ -300,6 +309,39 @@ public final class DistributionTopology implements Serializable {
         @Override
         public int partition(K key, int numPartitions) {
             return MathUtils.murmurHash(key.hashCode()) % numPartitions;
+        }
+    }
+
+    /** Picks a writer from the hash of a row's equality key. */
+    static final class EqualityKeyPartitioner implements Partitioner<RowData> {
+        private static final long serialVersionUID = 1L;
+
+        private final RowType rowType;
+        private final int[] positions;
+        private transient EqualityKeyBytes keys;
+
+        EqualityKeyPartitioner(RowType rowType, int[] positions) {
+            this.rowType = rowType;
+            this.positions = positions;
+        }
+
+        @Override
+        public int partition(RowData row, int numPartitions) {
+            if (keys == null) {
+                keys = new EqualityKeyBytes(rowType, positions);
+            }
+            keys.encode(row);
+            return MathUtils.murmurHash(keys.hash()) % numPartitions;
+        }
+    }
+
+    /** The row itself, for partitioners that read the row. */
+    private static final class WholeRow implements KeySelector<RowData, RowData> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public RowData getKey(RowData row) {
+            return row;
         }
     }
 

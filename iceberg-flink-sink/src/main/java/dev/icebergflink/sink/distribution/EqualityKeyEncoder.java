@@ -84,10 +84,28 @@ final class EqualityKeyEncoder implements Serializable {
     /** The key of {@code row}. */
     EqualityKey encode(RowData row) {
         KeyBuffer buffer = new KeyBuffer(keyLength > 0 ? keyLength : 32);
+        write(row, buffer);
+        return new EqualityKey(buffer.trimmed());
+    }
+
+    /**
+     * Encodes the key of {@code row} into {@code buffer}, which is emptied first: the same bytes
+     * {@link #encode} gives, without allocating per row.
+     */
+    void encodeInto(RowData row, KeyBuffer buffer) {
+        buffer.size = 0;
+        write(row, buffer);
+    }
+
+    /** A buffer for {@link #encodeInto}. */
+    KeyBuffer newBuffer() {
+        return new KeyBuffer(keyLength > 0 ? keyLength : 32);
+    }
+
+    private void write(RowData row, KeyBuffer buffer) {
         for (ColumnEncoder encoder : encoders) {
             encoder.write(row, buffer);
         }
-        return new EqualityKey(buffer.trimmed());
     }
 
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
@@ -258,7 +276,7 @@ final class EqualityKeyEncoder implements Serializable {
     }
 
     /** A growing big-endian byte buffer. */
-    private static final class KeyBuffer {
+    static final class KeyBuffer {
         private byte[] bytes;
         private int size;
 
@@ -308,9 +326,20 @@ final class EqualityKeyEncoder implements Serializable {
             putBytes(value);
         }
 
+        /** Zeros, {@code count} of them (the buffer may be reused, so they are written). */
         void skip(int count) {
             ensure(count);
+            Arrays.fill(bytes, size, size + count, (byte) 0);
             size += count;
+        }
+
+        /** The buffer; its first {@link #size()} bytes are the key. */
+        byte[] bytes() {
+            return bytes;
+        }
+
+        int size() {
+            return size;
         }
 
         byte[] trimmed() {

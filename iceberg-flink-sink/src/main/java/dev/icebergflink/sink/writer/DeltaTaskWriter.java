@@ -1,6 +1,6 @@
 package dev.icebergflink.sink.writer;
 
-import dev.icebergflink.sink.distribution.EqualityKeySelector;
+import dev.icebergflink.sink.distribution.EqualityKeyBytes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,25 +149,25 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
      * and the deletes of superseded rows.
      */
     static final class KeyTracking {
-        private final EqualityKeySelector keys;
+        private final EqualityKeyBytes keys;
         private final SupersededRows superseded;
         private final WrittenRowDeletes deletes;
 
-        KeyTracking(
-                EqualityKeySelector keys, SupersededRows superseded, WrittenRowDeletes deletes) {
+        KeyTracking(EqualityKeyBytes keys, SupersededRows superseded, WrittenRowDeletes deletes) {
             this.keys = keys;
             this.superseded = superseded;
             this.deletes = deletes;
         }
 
         void written(RowData row, long location) {
-            byte[] key = keys.getKey(row).bytes();
-            superseded.written(key, key.length, location);
+            // encode first: a longer key may replace the buffer
+            int length = keys.encode(row);
+            superseded.written(keys.bytes(), length, location);
         }
 
         void retracted(RowData row) {
-            byte[] key = keys.getKey(row).bytes();
-            superseded.retracted(key, key.length);
+            int length = keys.encode(row);
+            superseded.retracted(keys.bytes(), length);
         }
 
         /** Deletes the superseded rows by position, once the data files are complete. */

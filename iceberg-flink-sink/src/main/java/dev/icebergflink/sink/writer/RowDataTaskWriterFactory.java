@@ -1,7 +1,7 @@
 package dev.icebergflink.sink.writer;
 
 import dev.icebergflink.data.RowDataFileWriterFactory;
-import dev.icebergflink.sink.distribution.EqualityKeySelector;
+import dev.icebergflink.sink.distribution.EqualityKeyBytes;
 import java.io.Serializable;
 import java.nio.file.Paths;
 import java.util.Arrays;
@@ -262,7 +262,7 @@ public final class RowDataTaskWriterFactory implements Serializable {
         String directory =
                 spillDirectory != null ? spillDirectory : System.getProperty("java.io.tmpdir");
         return new DeltaTaskWriter.KeyTracking(
-                new EqualityKeySelector(flinkType, keyPositions()),
+                new EqualityKeyBytes(flinkType, keyPositions()),
                 new SupersededRows(keyTrackingMemory, Paths.get(directory)),
                 new WrittenRowDeletes(
                         table, fileWriterFactory, outputFileFactory, writeProperties));

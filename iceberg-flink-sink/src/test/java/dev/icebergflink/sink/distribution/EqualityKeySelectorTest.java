@@ -164,6 +164,7 @@ class EqualityKeySelectorTest {
         // as shipped to the subtasks
         EqualityKeySelector shipped = InstantiationUtil.clone(selector);
         RowDataSerializer binary = new RowDataSerializer(ALL);
+        EqualityKeyBytes reused = new EqualityKeyBytes(ALL, ALL_POSITIONS);
         Map<EqualityKey, List<Object>> seen = new HashMap<>();
         java.util.Set<List<Object>> distinctValues = new java.util.HashSet<>();
         Random draws = new Random(42);
@@ -174,6 +175,10 @@ class EqualityKeySelectorTest {
             // the row kind is not part of the key; the binary form of the row keys the same
             assertThat(shipped.getKey(binary.toBinaryRow(row).copy())).isEqualTo(key);
             assertThat(shipped.getKey(row).hashCode()).isEqualTo(key.hashCode());
+            // the reused buffer holds the same bytes and hash, whatever length came before
+            int length = reused.encode(binary.toBinaryRow(row));
+            assertThat(java.util.Arrays.copyOf(reused.bytes(), length)).isEqualTo(key.bytes());
+            assertThat(reused.hash()).isEqualTo(key.hashCode());
             List<Object> previous = seen.putIfAbsent(key, values(row));
             if (previous != null) {
                 assertThat(values(row)).as("values of key %s", key).isEqualTo(previous);

@@ -14,6 +14,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.PartitionSpec;
@@ -69,6 +70,25 @@ class HashDistributionTest {
     @Test
     void unpartitionedTablesWithEqualityFieldsAreHashedByKeyWithoutKeying() {
         assertCustomPartitioning(hashed(PartitionSpec.unpartitioned(), new int[] {0}));
+    }
+
+    @Test
+    void rowsGoToTheWriterTheirEqualityKeyPicks() {
+        DistributionTopology.KeyHashPartitioner<EqualityKey> byKey =
+                new DistributionTopology.KeyHashPartitioner<>();
+        EqualityKeySelector keys = new EqualityKeySelector(ROW_TYPE, new int[] {0, 1});
+        DistributionTopology.EqualityKeyPartitioner byRow =
+                new DistributionTopology.EqualityKeyPartitioner(ROW_TYPE, new int[] {0, 1});
+        RowDataSerializer binary = new RowDataSerializer(ROW_TYPE);
+        for (long id = 0; id < 500; id++) {
+            GenericRowData row =
+                    GenericRowData.of(id, StringData.fromString("c".repeat((int) (id % 40))));
+            for (int writers : new int[] {1, 2, 5}) {
+                int writer = byKey.partition(keys.getKey(row), writers);
+                assertThat(byRow.partition(row, writers)).isEqualTo(writer);
+                assertThat(byRow.partition(binary.toBinaryRow(row), writers)).isEqualTo(writer);
+            }
+        }
     }
 
     @Test
