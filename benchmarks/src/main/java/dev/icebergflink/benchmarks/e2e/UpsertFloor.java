@@ -2,6 +2,7 @@ package dev.icebergflink.benchmarks.e2e;
 
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.sink.distribution.ChangelogDeduplicator;
+import dev.icebergflink.sink.distribution.EqualityKey;
 import dev.icebergflink.sink.distribution.EqualityKeySelector;
 import dev.icebergflink.sink.distribution.InputOrderStamper;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.util.MathUtils;
 
 /**
  * Flink's own cost under the upsert workload (not part of the suite): the upsert's input (the same
@@ -26,7 +28,10 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
  *   <li>{@code dedup}: the sink's {@link ChangelogDeduplicator} and a discarding sink: the floor
  *       plus the de-duplication, without the Iceberg writer;
  *   <li>{@code stamped-dedup}: {@code dedup} behind the sink's {@link InputOrderStamper}, as the
- *       sink runs it in BATCH execution.
+ *       sink runs it in AUTOMATIC execution (and BATCH with range distribution);
+ *   <li>{@code hashed}: the input partitioned by the hash of the key, as the sink sends it to its
+ *       key-tracking writers in BATCH execution, into an operator that drops every row: the
+ *       blocking shuffle without a sort.
  * </ul>
  *
  * <p>It exists so that the upsert's time splits into Flink's part and the sink's. Arguments: {@code
@@ -46,7 +51,7 @@ public final class UpsertFloor {
         run("keyed", updates, keyed / 10);
         run("dedup", updates, keyed / 10);
         for (int run = 1; run <= runs; run++) {
-            for (String variant : new String[] {"keyed", "dedup", "stamped-dedup"}) {
+            for (String variant : new String[] {"keyed", "dedup", "stamped-dedup", "hashed"}) {
                 Measurement.Stopwatch watch = Measurement.start();
                 JobExecutionResult result = run(variant, updates, keyed);
                 Measurement.Span span = watch.stop(result.getNetRuntime() / 1000.0);
@@ -73,6 +78,18 @@ public final class UpsertFloor {
                             .setParallelism(input.getParallelism());
         }
         EqualityKeySelector keys = new EqualityKeySelector(BenchmarkRows.ROW_TYPE, new int[] {0});
+        if ("hashed".equals(variant)) {
+            input.partitionCustom(
+                            (EqualityKey key, int writers) ->
+                                    MathUtils.murmurHash(key.hashCode()) % writers,
+                            keys)
+                    .transform(
+                            variant,
+                            InternalTypeInfo.of(BenchmarkRows.ROW_TYPE),
+                            new DroppingOperator())
+                    .sinkTo(new DiscardingSink<>());
+            return env.execute("upsert-floor-" + variant);
+        }
         DataStream<RowData> keyedInput =
                 input.keyBy(keys, keys.keyType())
                         .transform(
@@ -87,7 +104,7 @@ public final class UpsertFloor {
         return env.execute("upsert-floor-" + variant);
     }
 
-    /** A keyed operator that drops its input. */
+    /** An operator that drops its input. */
     private static final class DroppingOperator extends AbstractStreamOperator<RowData>
             implements OneInputStreamOperator<RowData, RowData> {
 
