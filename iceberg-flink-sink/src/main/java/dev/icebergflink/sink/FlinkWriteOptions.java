@@ -139,7 +139,7 @@ public final class FlinkWriteOptions {
                                             "Batch execution, upsert mode and keyed changelogs:"
                                                     + " memory per writer subtask for the keys of"
                                                     + " the changes written (the key's bytes and"
-                                                    + " about 20 bytes per change). The writers"
+                                                    + " about 28 bytes per change). The writers"
                                                     + " write every change as it comes and delete,"
                                                     + " by position, each row that a later change"
                                                     + " of its key replaced; keys beyond this"

@@ -38,11 +38,12 @@ import org.apache.flink.types.RowKind;
  *       Retractions of rows inserted within the checkpoint cancel out here.
  * </ul>
  *
- * <p>In BATCH execution the input arrives sorted by key (and, within a key, by input position: the
- * {@link InputOrderStamper} in front of the keyed exchange makes Flink's unstable sort keep one
- * subtask's changes of a key in order) and the state backend holds one key at a time; then the
- * operator keeps the current key's change in fields and emits it when the key changes and at the
- * end of input.
+ * <p>BATCH jobs use it only with {@code range} distribution or when submitted in AUTOMATIC
+ * execution (otherwise the writers resolve repeated keys themselves). In BATCH execution the input
+ * arrives sorted by key (and, within a key, by input position: the {@link InputOrderStamper} in
+ * front of the keyed exchange makes Flink's unstable sort keep one subtask's changes of a key in
+ * order) and the state backend holds one key at a time; then the operator keeps the current key's
+ * change in fields and emits it when the key changes and at the end of input.
  *
  * <p>The rows kept are the input objects themselves, unless object reuse is enabled (then they are
  * copied): with object reuse disabled, Flink never reuses an object it has handed to an operator.

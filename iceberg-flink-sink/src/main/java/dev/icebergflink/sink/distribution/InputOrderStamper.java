@@ -7,7 +7,10 @@ import org.apache.flink.table.data.RowData;
 
 /**
  * Gives every row the position it has in its subtask's input as the record's timestamp (0, 1, 2,
- * ...), in front of the keyed de-duplication in BATCH execution.
+ * ...), in front of the keyed de-duplication wherever the job may run in BATCH execution with it:
+ * AUTOMATIC execution, and BATCH execution with {@code range} distribution (other BATCH upserts
+ * have no keyed de-duplication; their writers track keys, see {@code
+ * DistributionTopology#writersTrackKeys}).
  *
  * <p>It exists because Flink's BATCH execution sorts a keyed input by the key's bytes and then by
  * the record timestamp, with a sort that is not stable: changes of one key with equal timestamps
