@@ -30,7 +30,7 @@ public final class EqualityKey {
     }
 
     /** The encoded key; not a copy, do not change it. */
-    public byte[] bytes() {
+    byte[] bytes() {
         return bytes;
     }
 

@@ -249,11 +249,12 @@ final class SupersededRows implements Closeable {
         if (runs.size() >= MAX_MERGED_RUNS) {
             // keep the number of open files of the final merge bounded: the merged run takes
             // the place of the runs it merged, which all came before the runs still to come
+            // (the runs stay listed until merged, so that close() removes them after a failure)
             List<Path> merged = new ArrayList<>(runs);
-            runs.clear();
             try (RunWriter out = newRun()) {
                 merge(merged, out);
             }
+            runs.removeAll(merged);
         }
     }
 

@@ -38,9 +38,13 @@ final class WrittenRowDeletes {
                     DeleteWriteResult,
                     SortingPositionOnlyDeleteWriter<RowData>>
             positionDeletes;
-    private final DVFileWriter deletionVectors;
+    private final boolean useDeletionVectors;
+    private final OutputFileFactory fileFactory;
+    // created with the first delete, so that a checkpoint without superseded rows writes no Puffin
+    // file
+    private DVFileWriter deletionVectors;
     private final PositionDelete<RowData> delete = PositionDelete.create();
-    private boolean done;
+    private boolean deletionVectorsClosed;
 
     WrittenRowDeletes(
             Table table,
@@ -48,9 +52,9 @@ final class WrittenRowDeletes {
             OutputFileFactory fileFactory,
             Map<String, String> writeProperties) {
         this.spec = table.spec();
-        if (TableUtil.formatVersion(table) >= 3) {
-            // the data files are new in this commit, so no file has earlier deletes to merge
-            this.deletionVectors = new BaseDVFileWriter(fileFactory, path -> null);
+        this.fileFactory = fileFactory;
+        this.useDeletionVectors = TableUtil.formatVersion(table) >= 3;
+        if (useDeletionVectors) {
             this.positionDeletes = null;
         } else {
             DeleteGranularity granularity =
@@ -58,7 +62,6 @@ final class WrittenRowDeletes {
                             writeProperties.getOrDefault(
                                     TableProperties.DELETE_GRANULARITY,
                                     TableProperties.DELETE_GRANULARITY_DEFAULT));
-            this.deletionVectors = null;
             this.positionDeletes =
                     new PartitionFanout<>(
                             spec,
@@ -76,7 +79,11 @@ final class WrittenRowDeletes {
 
     /** Deletes the row at {@code position} of {@code file}, a data file this writer wrote. */
     void delete(DataFile file, long position) {
-        if (deletionVectors != null) {
+        if (useDeletionVectors) {
+            if (deletionVectors == null) {
+                // the data files are new in this commit, so none has earlier deletes to merge
+                deletionVectors = new BaseDVFileWriter(fileFactory, path -> null);
+            }
             deletionVectors.delete(file.location(), position, spec, file.partition());
         } else {
             positionDeletes.write(delete.set(file.location(), position), file.partition());
@@ -85,14 +92,16 @@ final class WrittenRowDeletes {
 
     /** Completes the delete files; idempotent. */
     List<DeleteWriteResult> results() throws IOException {
-        if (deletionVectors != null) {
-            if (!done) {
-                done = true;
+        if (useDeletionVectors) {
+            if (deletionVectors == null) {
+                return List.of();
+            }
+            if (!deletionVectorsClosed) {
+                deletionVectorsClosed = true;
                 deletionVectors.close();
             }
             return List.of(deletionVectors.result());
         }
-        done = true;
         return positionDeletes.results();
     }
 

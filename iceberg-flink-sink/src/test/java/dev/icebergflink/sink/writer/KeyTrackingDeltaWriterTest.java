@@ -1,5 +1,10 @@
 package dev.icebergflink.sink.writer;
 
+import static dev.icebergflink.sink.writer.TestingTaskWrites.SCHEMA;
+import static dev.icebergflink.sink.writer.TestingTaskWrites.byPart;
+import static dev.icebergflink.sink.writer.TestingTaskWrites.commit;
+import static dev.icebergflink.sink.writer.TestingTaskWrites.row;
+import static dev.icebergflink.sink.writer.TestingTaskWrites.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,12 +17,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
 import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.ContentFile;
@@ -26,14 +28,11 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.RowDelta;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.WriteResult;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,14 +46,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class KeyTrackingDeltaWriterTest {
 
-    private static final Schema SCHEMA =
-            new Schema(
-                    List.of(
-                            Types.NestedField.required(1, "id", Types.LongType.get()),
-                            Types.NestedField.optional(2, "data", Types.StringType.get()),
-                            Types.NestedField.required(3, "part", Types.StringType.get())),
-                    Set.of(1));
-
     @TempDir Path dir;
 
     private Table table(PartitionSpec spec, int formatVersion, Map<String, String> properties) {
@@ -62,10 +53,6 @@ class KeyTrackingDeltaWriterTest {
         all.put(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion));
         return new HadoopTables(new Configuration())
                 .create(SCHEMA, spec, all, dir.resolve("t" + System.nanoTime()).toString());
-    }
-
-    private static PartitionSpec byPart() {
-        return PartitionSpec.builderFor(SCHEMA).identity("part").build();
     }
 
     private RowDataTaskWriterFactory tracking(
@@ -84,35 +71,8 @@ class KeyTrackingDeltaWriterTest {
         return factory;
     }
 
-    private static RowData row(RowKind kind, long id, String data, String part) {
-        GenericRowData row =
-                GenericRowData.of(id, StringData.fromString(data), StringData.fromString(part));
-        row.setRowKind(kind);
-        return row;
-    }
-
     private static RowData insert(long id, String data) {
         return row(RowKind.INSERT, id, data, "x");
-    }
-
-    private static WriteResult write(RowDataTaskWriterFactory factory, List<RowData> rows)
-            throws IOException {
-        TaskWriter<RowData> writer = factory.create();
-        for (RowData row : rows) {
-            writer.write(row);
-        }
-        return writer.complete();
-    }
-
-    private static void commit(Table table, WriteResult result) {
-        table.refresh();
-        RowDelta delta = table.newRowDelta();
-        Arrays.stream(result.dataFiles()).forEach(delta::addRows);
-        Arrays.stream(result.deleteFiles()).forEach(delta::addDeletes);
-        if (result.referencedDataFiles().length > 0) {
-            delta.validateDataFilesExist(Arrays.asList(result.referencedDataFiles()));
-        }
-        delta.commit();
     }
 
     @ParameterizedTest(name = "{0} v{1}")
@@ -191,6 +151,22 @@ class KeyTrackingDeltaWriterTest {
         assertThat(positionDeletes).hasSize(result.referencedDataFiles().length);
         assertThat(positionDeletes.length).isGreaterThan(2);
         assertThat(spillFiles()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @CsvSource({"2", "3"})
+    void distinctKeysWriteNoPositionDeleteFile(int formatVersion) throws IOException {
+        Table table = table(PartitionSpec.unpartitioned(), formatVersion, Map.of());
+        RowDataTaskWriterFactory factory =
+                tracking(table, FileFormat.PARQUET, WriterMode.UPSERT, 1L << 30, 1L << 20);
+        WriteResult result = write(factory, List.of(insert(1, "a"), insert(2, "b")));
+        assertThat(result.deleteFiles())
+                .extracting(DeleteFile::content)
+                .containsOnly(FileContent.EQUALITY_DELETES);
+        assertThat(result.referencedDataFiles()).isEmpty();
+        try (Stream<Path> files = Files.walk(Path.of(table.location()))) {
+            assertThat(files.map(Path::toString)).noneMatch(name -> name.endsWith(".puffin"));
+        }
     }
 
     @Test

@@ -1,5 +1,9 @@
 package dev.icebergflink.sink.writer;
 
+import static dev.icebergflink.sink.writer.TestingTaskWrites.SCHEMA;
+import static dev.icebergflink.sink.writer.TestingTaskWrites.byPart;
+import static dev.icebergflink.sink.writer.TestingTaskWrites.commit;
+import static dev.icebergflink.sink.writer.TestingTaskWrites.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,9 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
 import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
@@ -22,28 +24,17 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.RowDelta;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.WriteResult;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class RowDataTaskWriterFactoryTest {
-
-    private static final Schema SCHEMA =
-            new Schema(
-                    List.of(
-                            Types.NestedField.required(1, "id", Types.LongType.get()),
-                            Types.NestedField.optional(2, "data", Types.StringType.get()),
-                            Types.NestedField.required(3, "part", Types.StringType.get())),
-                    java.util.Set.of(1));
 
     @TempDir Path dir;
 
@@ -56,19 +47,13 @@ class RowDataTaskWriterFactoryTest {
                         new File(dir.toFile(), "t" + System.nanoTime()).toString());
     }
 
-    private static PartitionSpec byPart() {
-        return PartitionSpec.builderFor(SCHEMA).identity("part").build();
-    }
-
-    private static RowData row(RowKind kind, long id, String data, String part) {
-        GenericRowData row =
-                GenericRowData.of(id, StringData.fromString(data), StringData.fromString(part));
-        row.setRowKind(kind);
-        return row;
-    }
-
     private static RowData insert(long id, String data, String part) {
         return row(RowKind.INSERT, id, data, part);
+    }
+
+    private static WriteResult write(RowDataTaskWriterFactory factory, RowData... rows)
+            throws IOException {
+        return TestingTaskWrites.write(factory, Arrays.asList(rows));
     }
 
     private static RowDataTaskWriterFactory factory(
@@ -84,23 +69,6 @@ class RowDataTaskWriterFactoryTest {
                         keyIds);
         factory.initialize(3, 1);
         return factory;
-    }
-
-    private static WriteResult write(RowDataTaskWriterFactory factory, RowData... rows)
-            throws IOException {
-        TaskWriter<RowData> writer = factory.create();
-        for (RowData row : rows) {
-            writer.write(row);
-        }
-        return writer.complete();
-    }
-
-    private static void commit(Table table, WriteResult result) {
-        table.refresh();
-        RowDelta delta = table.newRowDelta();
-        Arrays.stream(result.dataFiles()).forEach(delta::addRows);
-        Arrays.stream(result.deleteFiles()).forEach(delta::addDeletes);
-        delta.commit();
     }
 
     @ParameterizedTest
