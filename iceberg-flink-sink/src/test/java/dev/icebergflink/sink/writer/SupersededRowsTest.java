@@ -158,7 +158,12 @@ class SupersededRowsTest {
             assertThat(rows.spilledRuns()).isGreaterThan(100);
             // every 64 runs are merged into one as they come
             assertThat(spillFiles().size()).isLessThan(SupersededRows.MAX_MERGED_RUNS);
-            assertThat(resolve(rows)).hasSize(600_000);
+            // key k's last change is at 800,000 + k (k < 200,000) or 400,000 + k: all below
+            // 600,000 came before another change of their key
+            TreeSet<Long> superseded = resolve(rows);
+            assertThat(superseded).hasSize(600_000);
+            assertThat(superseded.first()).isZero();
+            assertThat(superseded.last()).isEqualTo(599_999L);
         }
     }
 
