@@ -2,85 +2,72 @@ package dev.icebergflink.sink.committer;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
+import java.util.function.LongFunction;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 
 /**
- * Finds the {@link CommitProgress} of a job/operator pair in a branch: walks the branch's ancestry
- * from its head to the newest snapshot whose summary has the pair's {@code flink.job-id} and a
- * matching (or absent) {@code flink.operator-id}.
+ * Finds the {@link CommitProgress} of a {@link CommitOwner} in a branch: walks the branch's
+ * ancestry from its head to the newest snapshot whose summary records a commit of that owner.
  *
- * <p>It exists to keep that walk bounded: it remembers, per pair, the head it last walked from and
+ * <p>It exists to keep that walk bounded: it remembers, per owner, the head it last walked from and
  * what it found, and stops when it reaches that snapshot again, so each commit only looks at the
- * snapshots made since the previous one. Only the first lookup of a pair (after a start or a
- * restore) may walk further, until it finds the pair's newest commit (or the root when the pair
+ * snapshots made since the previous one. Only the first lookup of an owner (after a start or a
+ * restore) may walk further, until it finds the owner's newest commit (or the root when the owner
  * never committed). A branch that was rolled back below the remembered head is walked again in
  * full, which is correct because the remembered head is then not met.
  */
 final class CommitProgressLookup {
 
-    private final Map<Key, Remembered> remembered = new HashMap<>();
+    private final Map<CommitOwner, Remembered> remembered = new HashMap<>();
 
-    /** The progress of (jobId, operatorId) in {@code branch} of {@code table} as last refreshed. */
-    CommitProgress lookup(Table table, String branch, String jobId, String operatorId) {
-        Key key = new Key(jobId, operatorId);
+    /** The progress of {@code owner} in {@code branch} of {@code table} as last refreshed. */
+    CommitProgress lookup(Table table, String branch, CommitOwner owner) {
         Snapshot head = table.snapshot(branch);
         if (head == null) {
             return CommitProgress.NONE;
         }
-        Remembered known = remembered.get(key);
-        CommitProgress progress = CommitProgress.NONE;
-        Snapshot current = head;
-        while (current != null) {
-            if (known != null && current.snapshotId() == known.headSnapshotId) {
-                progress = known.progress;
-                break;
-            }
-            if (matches(current.summary(), jobId, operatorId)) {
-                progress = CommitProgress.fromSummary(current.summary());
-                break;
-            }
-            Long parent = current.parentId();
-            current = parent == null ? null : table.snapshot(parent);
-        }
-        remembered.put(key, new Remembered(head.snapshotId(), progress));
+        Remembered known = remembered.get(owner);
+        CommitProgress progress = newestCommit(head, table::snapshot, owner, known);
+        remembered.put(owner, new Remembered(head.snapshotId(), progress));
         return progress;
     }
 
     /** Records the progress a commit of ours made, as of the snapshot that commit created. */
-    void committed(String jobId, String operatorId, long snapshotId, CommitProgress progress) {
-        remembered.put(new Key(jobId, operatorId), new Remembered(snapshotId, progress));
+    void committed(CommitOwner owner, long snapshotId, CommitProgress progress) {
+        remembered.put(owner, new Remembered(snapshotId, progress));
     }
 
-    private static boolean matches(Map<String, String> summary, String jobId, String operatorId) {
-        if (summary == null || !jobId.equals(summary.get(CommitSummaryKeys.JOB_ID))) {
-            return false;
-        }
-        String op = summary.get(CommitSummaryKeys.OPERATOR_ID);
-        return op == null || op.equals(operatorId);
+    /**
+     * The progress that snapshots made after {@code checkedHeadId} record for {@code owner}: walks
+     * from {@code head} down to that snapshot (exclusive), or to the root when it is not an
+     * ancestor; {@link CommitProgress#NONE} when none of them is a commit of the owner.
+     *
+     * @param snapshots looks snapshots up by id (a table's, or a table metadata's)
+     */
+    static CommitProgress madeSince(
+            Snapshot head,
+            LongFunction<Snapshot> snapshots,
+            CommitOwner owner,
+            long checkedHeadId) {
+        return newestCommit(
+                head, snapshots, owner, new Remembered(checkedHeadId, CommitProgress.NONE));
     }
 
-    private static final class Key {
-        private final String jobId;
-        private final String operatorId;
-
-        Key(String jobId, String operatorId) {
-            this.jobId = jobId;
-            this.operatorId = operatorId;
+    private static CommitProgress newestCommit(
+            Snapshot head, LongFunction<Snapshot> snapshots, CommitOwner owner, Remembered stop) {
+        Snapshot current = head;
+        while (current != null) {
+            if (stop != null && current.snapshotId() == stop.headSnapshotId) {
+                return stop.progress;
+            }
+            if (owner.madeCommit(current.summary())) {
+                return CommitProgress.fromSummary(current.summary());
+            }
+            Long parent = current.parentId();
+            current = parent == null ? null : snapshots.apply(parent);
         }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key
-                    && ((Key) o).jobId.equals(jobId)
-                    && ((Key) o).operatorId.equals(operatorId);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(jobId, operatorId);
-        }
+        return CommitProgress.NONE;
     }
 
     private static final class Remembered {

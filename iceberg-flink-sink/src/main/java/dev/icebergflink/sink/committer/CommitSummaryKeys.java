@@ -28,5 +28,14 @@ public final class CommitSummaryKeys {
      */
     public static final String END_OF_INPUT_CHECKPOINT_ID = "flink.end-of-input-checkpoint-id";
 
+    /**
+     * Ours: a random id the sink draws each time its job is submitted (a fresh start, or a restore
+     * from a savepoint or checkpoint); failovers inside one submission keep it. Progress is looked
+     * up per job, operator and run id, so that a job submitted again under the same job id (fixed
+     * job ids in application mode) neither takes the checkpoints of an earlier run for its own nor
+     * skips its new ones.
+     */
+    public static final String RUN_ID = "flink.run-id";
+
     private CommitSummaryKeys() {}
 }

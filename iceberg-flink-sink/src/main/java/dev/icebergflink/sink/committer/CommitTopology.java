@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.committer;
 
+import java.util.UUID;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -15,6 +16,11 @@ import org.apache.iceberg.io.WriteResult;
  * writes the manifests once and emits exactly one {@link IcebergCommittable} per checkpoint. The
  * output is routed with {@code global()} so that the committable and its summary always reach the
  * same committer subtask, whatever parallelism Flink gives the committer.
+ *
+ * <p>Each call draws a new run id for the aggregation ({@link CommitOwner}): Flink builds the
+ * sink's topology once per submission of a job, and the id then travels in the job graph, so
+ * failovers keep it and every new submission (a fresh start, a restore from a savepoint) has its
+ * own.
  *
  * <p>The aggregation gets the uid {@link #aggregatorUid} only when {@link
  * CommitterSettings#operatorUids()} says so: Flink rejects uids inside a sink's topology unless the
@@ -45,7 +51,7 @@ public final class CommitTopology {
                         .transform(
                                 uid,
                                 CommittableMessageTypeInfo.of(IcebergCommittableSerializer::new),
-                                new WriteResultAggregator(settings))
+                                new WriteResultAggregator(settings, UUID.randomUUID().toString()))
                         .setParallelism(1)
                         .setMaxParallelism(1);
         if (settings.operatorUids()) {

@@ -28,8 +28,7 @@ final class CommittableFactory {
      */
     IcebergCommittable create(
             Supplier<Table> table,
-            String jobId,
-            String operatorId,
+            CommitOwner owner,
             long checkpointId,
             boolean endOfInput,
             List<WriteResult> results) {
@@ -50,7 +49,8 @@ final class CommittableFactory {
         List<ManifestFile> rewrittenManifests = List.of();
         if (!dataFiles.isEmpty() || !deleteFiles.isEmpty() || !rewrittenDeletes.isEmpty()) {
             Table current = table.get();
-            String prefix = "flink-" + jobId + "-" + operatorId + "-" + checkpointId;
+            String prefix =
+                    "flink-" + owner.jobId() + "-" + owner.operatorId() + "-" + checkpointId;
             dataManifests = manifests.writeDataManifests(current, prefix, dataFiles);
             deleteManifests =
                     manifests.writeDeleteManifests(current, prefix, "delete", deleteFiles);
@@ -59,8 +59,7 @@ final class CommittableFactory {
                             current, prefix, "rewritten-delete", rewrittenDeletes);
         }
         return new IcebergCommittable(
-                jobId,
-                operatorId,
+                owner,
                 checkpointId,
                 endOfInput,
                 dataManifests,

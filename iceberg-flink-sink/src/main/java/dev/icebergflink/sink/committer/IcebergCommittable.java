@@ -9,9 +9,11 @@ import org.apache.iceberg.ManifestFile;
  * What the committer commits for one checkpoint of one sink: the temporary manifests the
  * aggregation wrote, and who produced them (job id, operator id, checkpoint id).
  *
- * <p>It exists because exactly-once needs the identity of the data to travel with the data: the job
- * id is the one the data was written under, which survives restores in the committer's state, so a
- * restored job (new job id) still finds the commit an earlier attempt made.
+ * <p>It exists because exactly-once needs the identity of the data to travel with the data: the
+ * {@link #owner() owner} (job id, operator id and the sink's run id) is the one the data was
+ * written under, which survives restores in the committer's state, so a restored job still finds
+ * the commit an earlier run made, and never takes an earlier run's commits for its own new
+ * checkpoints.
  *
  * <p>{@link #endOfInput()} marks the committable that the end of bounded input produced; its
  * checkpoint id is the one Flink gave the final results (the last checkpoint plus one, or the
@@ -20,8 +22,7 @@ import org.apache.iceberg.ManifestFile;
  */
 public final class IcebergCommittable {
 
-    private final String jobId;
-    private final String operatorId;
+    private final CommitOwner owner;
     private final long checkpointId;
     private final boolean endOfInput;
     private final List<ManifestFile> dataManifests;
@@ -31,16 +32,14 @@ public final class IcebergCommittable {
 
     /** A committable; the lists are copied. */
     public IcebergCommittable(
-            String jobId,
-            String operatorId,
+            CommitOwner owner,
             long checkpointId,
             boolean endOfInput,
             List<ManifestFile> dataManifests,
             List<ManifestFile> deleteManifests,
             List<ManifestFile> rewrittenDeleteManifests,
             List<String> referencedDataFiles) {
-        this.jobId = Objects.requireNonNull(jobId, "jobId");
-        this.operatorId = Objects.requireNonNull(operatorId, "operatorId");
+        this.owner = Objects.requireNonNull(owner, "owner");
         this.checkpointId = checkpointId;
         this.endOfInput = endOfInput;
         this.dataManifests = List.copyOf(dataManifests);
@@ -49,14 +48,19 @@ public final class IcebergCommittable {
         this.referencedDataFiles = List.copyOf(referencedDataFiles);
     }
 
+    /** Who produced the data: job id, operator id and the sink's run id. */
+    public CommitOwner owner() {
+        return owner;
+    }
+
     /** The Flink job id the data was written under. */
     public String jobId() {
-        return jobId;
+        return owner.jobId();
     }
 
     /** The id of the aggregation operator that wrote the manifests (stable through its uid). */
     public String operatorId() {
-        return operatorId;
+        return owner.operatorId();
     }
 
     /** The checkpoint whose data this is. */
@@ -114,8 +118,7 @@ public final class IcebergCommittable {
         IcebergCommittable that = (IcebergCommittable) o;
         return checkpointId == that.checkpointId
                 && endOfInput == that.endOfInput
-                && jobId.equals(that.jobId)
-                && operatorId.equals(that.operatorId)
+                && owner.equals(that.owner)
                 && paths(dataManifests).equals(paths(that.dataManifests))
                 && paths(deleteManifests).equals(paths(that.deleteManifests))
                 && paths(rewrittenDeleteManifests).equals(paths(that.rewrittenDeleteManifests))
@@ -124,7 +127,7 @@ public final class IcebergCommittable {
 
     @Override
     public int hashCode() {
-        return Objects.hash(jobId, operatorId, checkpointId, endOfInput, paths(dataManifests));
+        return Objects.hash(owner, checkpointId, endOfInput, paths(dataManifests));
     }
 
     private static List<String> paths(List<ManifestFile> manifests) {
@@ -133,10 +136,8 @@ public final class IcebergCommittable {
 
     @Override
     public String toString() {
-        return "IcebergCommittable{job="
-                + jobId
-                + ", operator="
-                + operatorId
+        return "IcebergCommittable{"
+                + owner
                 + ", checkpoint="
                 + checkpointId
                 + (endOfInput ? " (end of input)" : "")

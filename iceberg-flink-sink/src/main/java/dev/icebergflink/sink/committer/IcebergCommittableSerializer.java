@@ -19,19 +19,25 @@ import org.apache.iceberg.ManifestFiles;
  * versioned. Manifests are stored with Iceberg's own {@link ManifestFiles#encode(ManifestFile)},
  * which embeds its Avro schema and so stays readable across Iceberg versions.
  *
- * <p>Format of version {@value #VERSION_1}: job id and operator id (length-prefixed UTF-8), the
- * checkpoint id (long), the end-of-input flag (boolean), then data, delete and rewritten-delete
+ * <p>Format of version {@value #VERSION_2}: job id, operator id and run id (length-prefixed UTF-8),
+ * the checkpoint id (long), the end-of-input flag (boolean), then data, delete and rewritten-delete
  * manifests (each an int count and that many length-prefixed encoded manifests), then an int count
  * of referenced data file paths (length-prefixed UTF-8).
+ *
+ * <p>Version {@value #VERSION_1} is the same without the run id; it is read with an empty run id,
+ * which matches the commits that the sink of that version made (see {@link CommitOwner}).
  */
 public final class IcebergCommittableSerializer
         implements SimpleVersionedSerializer<IcebergCommittable> {
 
-    /** The first (and current) format. */
+    /** The first format, without run ids. */
     public static final int VERSION_1 = 1;
 
+    /** The format with the sink's run id after the operator id. */
+    public static final int VERSION_2 = 2;
+
     /** The version {@link #serialize(IcebergCommittable)} writes. */
-    public static final int CURRENT_VERSION = VERSION_1;
+    public static final int CURRENT_VERSION = VERSION_2;
 
     @Override
     public int getVersion() {
@@ -47,15 +53,17 @@ public final class IcebergCommittableSerializer
 
     @Override
     public IcebergCommittable deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1) {
+        if (version != VERSION_1 && version != VERSION_2) {
             throw new IOException(
                     "Unknown IcebergCommittable serialization version "
                             + version
-                            + "; this sink reads version "
-                            + VERSION_1);
+                            + "; this sink reads versions "
+                            + VERSION_1
+                            + " and "
+                            + VERSION_2);
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        IcebergCommittable committable = read(in);
+        IcebergCommittable committable = read(version, in);
         if (in.available() != 0) {
             throw new IOException(
                     "Corrupt IcebergCommittable state: " + in.available() + " trailing bytes");
@@ -64,8 +72,10 @@ public final class IcebergCommittableSerializer
     }
 
     static void write(IcebergCommittable committable, DataOutputView out) throws IOException {
-        WriteResultSerializer.writeString(committable.jobId(), out);
-        WriteResultSerializer.writeString(committable.operatorId(), out);
+        CommitOwner owner = committable.owner();
+        WriteResultSerializer.writeString(owner.jobId(), out);
+        WriteResultSerializer.writeString(owner.operatorId(), out);
+        WriteResultSerializer.writeString(owner.runId(), out);
         out.writeLong(committable.checkpointId());
         out.writeBoolean(committable.endOfInput());
         writeManifests(committable.dataManifests(), out);
@@ -77,9 +87,10 @@ public final class IcebergCommittableSerializer
         }
     }
 
-    static IcebergCommittable read(DataInputView in) throws IOException {
+    static IcebergCommittable read(int version, DataInputView in) throws IOException {
         String jobId = WriteResultSerializer.readString(in);
         String operatorId = WriteResultSerializer.readString(in);
+        String runId = version >= VERSION_2 ? WriteResultSerializer.readString(in) : "";
         long checkpointId = in.readLong();
         boolean endOfInput = in.readBoolean();
         List<ManifestFile> data = readManifests(in);
@@ -91,7 +102,13 @@ public final class IcebergCommittableSerializer
             referenced.add(WriteResultSerializer.readString(in));
         }
         return new IcebergCommittable(
-                jobId, operatorId, checkpointId, endOfInput, data, deletes, rewritten, referenced);
+                new CommitOwner(jobId, operatorId, runId),
+                checkpointId,
+                endOfInput,
+                data,
+                deletes,
+                rewritten,
+                referenced);
     }
 
     private static void writeManifests(List<ManifestFile> manifests, DataOutputView out)

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -31,14 +32,23 @@ import org.slf4j.LoggerFactory;
  * Commits each checkpoint's {@link IcebergCommittable} as exactly one Iceberg snapshot, exactly
  * once.
  *
- * <p><b>Exactly-once.</b> Every snapshot the sink makes records the committable's job id, operator
- * id and checkpoint id in its summary ({@link CommitSummaryKeys}). Before committing, the committer
- * reads the progress of the committable's job/operator pair from the target branch ({@link
- * CommitProgressLookup}); a committable the progress already covers is skipped ({@code
- * signalAlreadyCommitted}) and its temporary manifests are deleted. This makes a retry after a lost
+ * <p><b>Exactly-once.</b> Every snapshot the sink makes records the committable's {@link
+ * CommitOwner owner} (job id, operator id and the sink's run id) and checkpoint id in its summary
+ * ({@link CommitSummaryKeys}). Before committing, the committer reads the owner's progress from the
+ * target branch ({@link CommitProgressLookup}); a committable the progress already covers is
+ * skipped ({@code signalAlreadyCommitted}) and its temporary manifests are deleted. The same check
+ * runs again inside Iceberg's commit retry loop, against the base each attempt applies to ({@link
+ * ProgressCheckedOperations}), so an earlier attempt of the same committable that lands between the
+ * lookup and the commit is recognised instead of committed twice. This makes a retry after a lost
  * commit response, a failover, a JobManager failover and a restore of an older savepoint safe: the
- * job id travels in the committable, so a restore under a new job id still finds the earlier
- * commit. Pending committables are committed in ascending checkpoint order, one snapshot each.
+ * owner travels in the committable, so a restore still finds the earlier commit, and the run id,
+ * new with every submission, keeps a job that runs again under the same job id from taking the
+ * earlier run's checkpoints for its own. Pending committables are committed in ascending checkpoint
+ * order, one snapshot each.
+ *
+ * <p><b>Lost progress.</b> A committable whose progress no snapshot of the branch records any more
+ * (expired, or rolled back) and whose temporary manifests are gone (so it was committed) fails the
+ * job once, without restarts, with {@link CommitProgressLostException}, which says what to do.
  *
  * <p><b>End of input.</b> The committable of the end of bounded input records {@code
  * flink.max-committed-checkpoint-id} = its checkpoint id minus one (the last regular checkpoint)
@@ -134,6 +144,12 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
                 if (!commitOne(current, committable)) {
                     request.signalAlreadyCommitted();
                 }
+            } catch (CommitProgressLostException e) {
+                metrics.failed();
+                LOG.error("Commit of {} is impossible", committable, e);
+                // a restart would restore the same committable: fail the job once
+                request.signalFailedWithUnknownReason(new SuppressRestartsException(e));
+                blocked = true;
             } catch (ValidationException | IllegalStateException e) {
                 metrics.failed();
                 LOG.error("Commit of {} failed and cannot be retried", committable, e);
@@ -162,9 +178,7 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
         String branch = settings.branch();
         current.refresh();
         Snapshot head = current.snapshot(branch);
-        CommitProgress progress =
-                progressLookup.lookup(
-                        current, branch, committable.jobId(), committable.operatorId());
+        CommitProgress progress = progressLookup.lookup(current, branch, committable.owner());
         if (progress.covers(committable)) {
             LOG.info("Skipping {}: branch {} already holds it ({})", committable, branch, progress);
             deleteManifests(current, committable);
@@ -179,8 +193,7 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
         SnapshotUpdate<?> update = prepare(current, committable, head);
         settings.snapshotProperties().forEach(update::set);
         CommitProgress next = progress.after(committable);
-        update.set(CommitSummaryKeys.JOB_ID, committable.jobId());
-        update.set(CommitSummaryKeys.OPERATOR_ID, committable.operatorId());
+        committable.owner().recordIn(update);
         update.set(
                 CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID,
                 Long.toString(next.maxCheckpointId()));
@@ -191,16 +204,20 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
         }
         update.toBranch(branch);
         beforeCommitHook.accept(committable);
-        update.commit();
+        try {
+            commitChecked(current, update, committable, head);
+        } catch (AlreadyCommittedException e) {
+            LOG.info("Skipping {}: {}", committable, e.getMessage());
+            deleteManifests(current, committable);
+            return false;
+        }
         afterCommitHook.accept(committable);
         long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         metrics.succeeded(durationMs);
         continuousEmptyCheckpoints = 0;
         Snapshot committed = current.snapshot(branch);
-        if (committed != null
-                && committable.jobId().equals(committed.summary().get(CommitSummaryKeys.JOB_ID))) {
-            progressLookup.committed(
-                    committable.jobId(), committable.operatorId(), committed.snapshotId(), next);
+        if (committed != null && committable.owner().madeCommit(committed.summary())) {
+            progressLookup.committed(committable.owner(), committed.snapshotId(), next);
         }
         LOG.info(
                 "Committed {} to branch {} of {} in {} ms",
@@ -210,6 +227,33 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
                 durationMs);
         deleteManifests(current, committable);
         return true;
+    }
+
+    /**
+     * Runs Iceberg's commit of {@code update} with every attempt of its retry loop checked against
+     * the base it applies to ({@link ProgressCheckedOperations}).
+     *
+     * @param checkedHead the branch head the progress lookup started from (null: no snapshot)
+     */
+    private void commitChecked(
+            Table current,
+            SnapshotUpdate<?> update,
+            IcebergCommittable committable,
+            Snapshot checkedHead) {
+        ProgressCheckedOperations checked = ProgressCheckedOperations.of(current);
+        if (checked == null) {
+            update.commit();
+            return;
+        }
+        checked.expect(
+                committable,
+                settings.branch(),
+                checkedHead == null ? -1L : checkedHead.snapshotId());
+        try {
+            update.commit();
+        } finally {
+            checked.clear();
+        }
     }
 
     private boolean needsSnapshotWhenEmpty(
@@ -230,16 +274,25 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
     private SnapshotUpdate<?> prepare(
             Table current, IcebergCommittable committable, Snapshot head) {
         List<DataFile> dataFiles = new ArrayList<>();
-        for (ManifestFile manifest : committable.dataManifests()) {
-            dataFiles.addAll(TemporaryManifests.readDataFiles(current, manifest));
-        }
         List<DeleteFile> deleteFiles = new ArrayList<>();
-        for (ManifestFile manifest : committable.deleteManifests()) {
-            deleteFiles.addAll(TemporaryManifests.readDeleteFiles(current, manifest));
-        }
         List<DeleteFile> rewrittenDeletes = new ArrayList<>();
-        for (ManifestFile manifest : committable.rewrittenDeleteManifests()) {
-            rewrittenDeletes.addAll(TemporaryManifests.readDeleteFiles(current, manifest));
+        try {
+            for (ManifestFile manifest : committable.dataManifests()) {
+                dataFiles.addAll(TemporaryManifests.readDataFiles(current, manifest));
+            }
+            for (ManifestFile manifest : committable.deleteManifests()) {
+                deleteFiles.addAll(TemporaryManifests.readDeleteFiles(current, manifest));
+            }
+            for (ManifestFile manifest : committable.rewrittenDeleteManifests()) {
+                rewrittenDeletes.addAll(TemporaryManifests.readDeleteFiles(current, manifest));
+            }
+        } catch (RuntimeException e) {
+            List<String> missing = TemporaryManifests.missing(current.io(), committable);
+            if (!missing.isEmpty()) {
+                throw new CommitProgressLostException(
+                        committable, current.name(), settings.branch(), missing, e);
+            }
+            throw e;
         }
         CommitMode mode = settings.mode();
         if (mode != CommitMode.ROW_DELTA
@@ -317,7 +370,7 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
 
     private Table table() {
         if (table == null) {
-            table = tableLoader.loadTable();
+            table = ProgressCheckedOperations.wrap(tableLoader.loadTable());
         }
         return table;
     }

@@ -154,6 +154,17 @@ final class TemporaryManifests {
         }
     }
 
+    /** The paths of the committable's manifests that do not exist. */
+    static List<String> missing(FileIO io, IcebergCommittable committable) {
+        List<String> missing = new ArrayList<>();
+        for (ManifestFile manifest : committable.allManifests()) {
+            if (!io.newInputFile(manifest.path()).exists()) {
+                missing.add(manifest.path());
+            }
+        }
+        return missing;
+    }
+
     /** Deletes manifests, ignoring ones already gone; returns the paths that failed. */
     static List<String> delete(FileIO io, List<ManifestFile> manifests) {
         List<String> failed = new ArrayList<>();

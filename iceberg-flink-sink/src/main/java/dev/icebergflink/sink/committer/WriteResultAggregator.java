@@ -59,6 +59,7 @@ final class WriteResultAggregator
                     "iceberg-aggregator-state", BytePrimitiveArraySerializer.INSTANCE);
 
     private final CommitterSettings settings;
+    private final String runId;
 
     private transient TableLoader tableLoader;
     private transient Table table;
@@ -68,11 +69,15 @@ final class WriteResultAggregator
     private transient TreeMap<Long, List<WriteResult>> pending;
     private transient long lastCheckpointId;
     private transient long lastEmittedCheckpointId;
-    private transient String jobId;
-    private transient String operatorId;
+    private transient CommitOwner owner;
 
-    WriteResultAggregator(CommitterSettings settings) {
+    /**
+     * @param runId the sink's run id for this submission (see {@link CommitOwner}): it is part of
+     *     the operator as it travels in the job graph, so failovers keep it
+     */
+    WriteResultAggregator(CommitterSettings settings, String runId) {
         this.settings = settings;
+        this.runId = runId;
     }
 
     @Override
@@ -104,8 +109,11 @@ final class WriteResultAggregator
     @Override
     public void open() throws Exception {
         super.open();
-        jobId = getRuntimeContext().getJobInfo().getJobId().toHexString();
-        operatorId = getOperatorID().toHexString();
+        owner =
+                new CommitOwner(
+                        getRuntimeContext().getJobInfo().getJobId().toHexString(),
+                        getOperatorID().toHexString(),
+                        runId);
         committables = new CommittableFactory();
     }
 
@@ -170,12 +178,7 @@ final class WriteResultAggregator
             throws IOException {
         IcebergCommittable committable =
                 committables.create(
-                        this::table,
-                        jobId,
-                        operatorId,
-                        committableCheckpointId,
-                        endOfInput,
-                        results);
+                        this::table, owner, committableCheckpointId, endOfInput, results);
         LOG.info(
                 "Emitting {} from {} writer results for checkpoint {}",
                 committable,

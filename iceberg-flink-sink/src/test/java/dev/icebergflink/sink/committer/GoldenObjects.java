@@ -107,10 +107,21 @@ final class GoldenObjects {
         }
     }
 
+    /** The run id of the golden committable of version 2. */
+    static final String RUN_ID = "5c5c5c5c-0000-4000-8000-5c5c5c5c5c5c";
+
+    /** The golden committable of version 2 (with a run id). */
     static IcebergCommittable committable() {
+        return committable(RUN_ID);
+    }
+
+    /** The golden committable with the given run id (empty: as read from version 1). */
+    static IcebergCommittable committable(String runId) {
         return new IcebergCommittable(
-                "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1",
-                "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f",
+                new CommitOwner(
+                        "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1",
+                        "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f",
+                        runId),
                 42L,
                 true,
                 List.of(manifest("flink-golden-42-data", false)),

@@ -11,6 +11,7 @@ import static dev.icebergflink.sink.committer.TestingCommitRequest.Outcome.FAILE
 import static dev.icebergflink.sink.committer.TestingCommitRequest.Outcome.RETRY_LATER;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.TableLoader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
@@ -41,6 +43,12 @@ class IcebergCommitterTest {
     private static final String JOB = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1";
     private static final String JOB2 = "b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2";
     private static final String OP = "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f";
+
+    /** The run id of the first submission of a job. */
+    private static final String RUN = "run-1";
+
+    /** The run id of a later submission (a restore from a savepoint, or a fresh start). */
+    private static final String RUN2 = "run-2";
 
     @TempDir Path dir;
 
@@ -65,7 +73,17 @@ class IcebergCommitterTest {
 
     private IcebergCommittable committable(
             String job, long checkpoint, boolean endOfInput, WriteResult... results) {
-        return factory.create(() -> table, job, OP, checkpoint, endOfInput, List.of(results));
+        return committable(new CommitOwner(job, OP, RUN), checkpoint, endOfInput, results);
+    }
+
+    private IcebergCommittable committable(
+            CommitOwner owner, long checkpoint, boolean endOfInput, WriteResult... results) {
+        return factory.create(() -> table, owner, checkpoint, endOfInput, List.of(results));
+    }
+
+    /** A committable of a later submission of job {@code JOB} (same job id, new run id). */
+    private IcebergCommittable laterRun(long checkpoint, DataFile... files) {
+        return committable(new CommitOwner(JOB, OP, RUN2), checkpoint, false, data(files));
     }
 
     private IcebergCommittable committable(long checkpoint, DataFile... files) {
@@ -268,7 +286,7 @@ class IcebergCommitterTest {
             assertThat(outcomes(commit(restarted, savepointThree, newer)))
                     .containsExactly(ALREADY_COMMITTED, COMMITTED);
         }
-        // committables of the old job newer than the branch holds are committed
+        // a failover inside the first submission (same run) replays checkpoint 5: skipped
         try (IcebergCommitter restarted = committer(CommitMode.APPEND)) {
             IcebergCommittable six = committable(6, dataFile(table, "f6", null, 1));
             IcebergCommittable five = committable(5, dataFile(table, "dup5", null, 1));
@@ -573,8 +591,8 @@ class IcebergCommitterTest {
                             outcomes(
                                     commit(
                                             committer,
-                                            committable(1, dataFile(table, "s1", null, 1)),
-                                            committable(2, dataFile(table, "s2", null, 1)))))
+                                            laterRun(1, dataFile(table, "s1", null, 1)),
+                                            laterRun(2, dataFile(table, "s2", null, 1)))))
                     .containsExactly(COMMITTED, COMMITTED);
         }
         assertThat(liveDataFiles(table, "main")).containsExactlyInAnyOrder("batch", "s1", "s2");
@@ -651,13 +669,23 @@ class IcebergCommitterTest {
                 .set(CommitSummaryKeys.OPERATOR_ID, "another-operator")
                 .set(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID, "100")
                 .commit();
+        // committables restored from state written before run ids existed
+        CommitOwner withoutRun = new CommitOwner(JOB, OP, "");
         try (IcebergCommitter committer = committer(CommitMode.APPEND)) {
             assertThat(
                             outcomes(
                                     commit(
                                             committer,
-                                            committable(8, dataFile(table, "f8", null, 1)),
-                                            committable(9, dataFile(table, "f9", null, 1)))))
+                                            committable(
+                                                    withoutRun,
+                                                    8,
+                                                    false,
+                                                    data(dataFile(table, "f8", null, 1))),
+                                            committable(
+                                                    withoutRun,
+                                                    9,
+                                                    false,
+                                                    data(dataFile(table, "f9", null, 1))))))
                     .containsExactly(ALREADY_COMMITTED, COMMITTED);
         }
         assertThat(liveDataFiles(table, "main"))
@@ -677,5 +705,190 @@ class IcebergCommitterTest {
                     .containsExactly(COMMITTED);
         }
         assertThat(liveDataFiles(table, "main")).containsExactly("a1");
+    }
+
+    @Test
+    void restoringAnOlderSavepointUnderTheSameJobIdCommitsEveryNewCheckpoint() throws Exception {
+        table(PartitionSpec.unpartitioned(), 2);
+        // the first submission runs to checkpoint 5; the savepoint of checkpoint 3 holds 3
+        IcebergCommittable three = committable(3, dataFile(table, "f3", null, 1));
+        IcebergCommittable savepointThree = restored(three);
+        try (IcebergCommitter committer = committer(CommitMode.APPEND)) {
+            for (long c = 1; c <= 5; c++) {
+                commit(
+                        committer,
+                        c == 3 ? three : committable(c, dataFile(table, "f" + c, null, 1)));
+            }
+        }
+        // resubmitted from that savepoint under the same job id (application mode with HA): its
+        // checkpoints 4..6 carry other rows than the first run's 4 and 5, and all of them land
+        try (IcebergCommitter restored = committer(CommitMode.APPEND)) {
+            assertThat(
+                            outcomes(
+                                    commit(
+                                            restored,
+                                            savepointThree,
+                                            laterRun(4, dataFile(table, "r4", null, 1)),
+                                            laterRun(5, dataFile(table, "r5", null, 1)),
+                                            laterRun(6, dataFile(table, "r6", null, 1)))))
+                    .containsExactly(ALREADY_COMMITTED, COMMITTED, COMMITTED, COMMITTED);
+        }
+        // and a failover of the second run recognises its own commits
+        try (IcebergCommitter failedOver = committer(CommitMode.APPEND)) {
+            assertThat(outcomes(commit(failedOver, laterRun(6, dataFile(table, "dup6", null, 1)))))
+                    .containsExactly(ALREADY_COMMITTED);
+        }
+        assertThat(liveDataFiles(table, "main"))
+                .containsExactlyInAnyOrder("f1", "f2", "f3", "f4", "f5", "r4", "r5", "r6");
+        assertThat(history(table, "main").get(5).summary())
+                .containsEntry(CommitSummaryKeys.JOB_ID, JOB)
+                .containsEntry(CommitSummaryKeys.RUN_ID, RUN2)
+                .containsEntry(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID, "4");
+    }
+
+    @Test
+    void aFreshStartUnderTheSameJobIdSkipsNothing() throws Exception {
+        table(PartitionSpec.unpartitioned(), 2);
+        try (IcebergCommitter committer = committer(CommitMode.APPEND)) {
+            for (long c = 1; c <= 3; c++) {
+                commit(committer, committable(c, dataFile(table, "f" + c, null, 1)));
+            }
+        }
+        try (IcebergCommitter fresh = committer(CommitMode.APPEND)) {
+            assertThat(
+                            outcomes(
+                                    commit(
+                                            fresh,
+                                            laterRun(1, dataFile(table, "n1", null, 1)),
+                                            laterRun(2, dataFile(table, "n2", null, 1)))))
+                    .containsExactly(COMMITTED, COMMITTED);
+        }
+        assertThat(liveDataFiles(table, "main"))
+                .containsExactlyInAnyOrder("f1", "f2", "f3", "n1", "n2");
+    }
+
+    @Test
+    void committablesFromStateWithoutRunIdsMatchOnlyCommitsWithoutRunIds() throws Exception {
+        table(PartitionSpec.unpartitioned(), 2);
+        // a commit made by the sink before run ids existed
+        table.newFastAppend()
+                .appendFile(dataFile(table, "old", null, 1))
+                .set(CommitSummaryKeys.JOB_ID, JOB)
+                .set(CommitSummaryKeys.OPERATOR_ID, OP)
+                .set(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID, "8")
+                .commit();
+        CommitOwner withoutRun = new CommitOwner(JOB, OP, "");
+        try (IcebergCommitter committer = committer(CommitMode.APPEND)) {
+            assertThat(
+                            outcomes(
+                                    commit(
+                                            committer,
+                                            committable(
+                                                    withoutRun,
+                                                    8,
+                                                    false,
+                                                    data(dataFile(table, "dup8", null, 1))),
+                                            committable(
+                                                    withoutRun,
+                                                    9,
+                                                    false,
+                                                    data(dataFile(table, "f9", null, 1))))))
+                    .containsExactly(ALREADY_COMMITTED, COMMITTED);
+            // a run of the new sink under the same job id is not taken for the old one
+            assertThat(outcomes(commit(committer, laterRun(8, dataFile(table, "n8", null, 1)))))
+                    .containsExactly(COMMITTED);
+        }
+        assertThat(history(table, "main").get(1).summary())
+                .doesNotContainKey(CommitSummaryKeys.RUN_ID);
+        assertThat(liveDataFiles(table, "main")).containsExactlyInAnyOrder("old", "f9", "n8");
+    }
+
+    @Test
+    void anAttemptThatLandsBetweenTheLookupAndTheCommitIsNotCommittedTwice() throws Exception {
+        table(SinkTestTables.BY_DATA, 2);
+        IcebergCommittable one = committable(1, dataFile(table, "f1", "a", 1));
+        IcebergCommittable earlierAttempt = restored(one);
+        try (IcebergCommitter committer = committer(CommitMode.APPEND);
+                IcebergCommitter earlier = committer(CommitMode.APPEND)) {
+            // an attempt from before a restart lands after this committer looked its progress up
+            committer.setTestHooks(
+                    c ->
+                            assertThat(outcomes(commit(earlier, earlierAttempt)))
+                                    .containsOnly(COMMITTED),
+                    c -> {});
+            assertThat(outcomes(commit(committer, one))).containsExactly(ALREADY_COMMITTED);
+        }
+        assertThat(history(table, "main")).hasSize(1);
+        assertThat(liveDataFiles(table, "main")).containsExactly("f1");
+        assertThat(one.allManifests()).noneMatch(this::exists);
+    }
+
+    @Test
+    void aCommitRetriedByIcebergAfterTheSameCommittableLandedIsNotCommittedTwice()
+            throws Exception {
+        table(SinkTestTables.BY_DATA, 2);
+        IcebergCommittable two = committable(2, dataFile(table, "f2", "b", 1));
+        IcebergCommittable earlierAttempt = restored(two);
+        AtomicBoolean armed = new AtomicBoolean();
+        AtomicBoolean landed = new AtomicBoolean();
+        // the table's operations land the earlier attempt right before the first metadata commit,
+        // so Iceberg's own retry loop meets it: a conflict, a refresh, and a second apply
+        TableLoader landing =
+                TestingTableLoaders.withOperations(
+                        SinkTestTables.loader(table),
+                        ops ->
+                                new TestingTableLoaders.BeforeCommit(
+                                        ops,
+                                        () -> {
+                                            if (armed.get() && !landed.getAndSet(true)) {
+                                                try (IcebergCommitter earlier =
+                                                        committer(CommitMode.APPEND)) {
+                                                    commit(earlier, earlierAttempt);
+                                                } catch (Exception e) {
+                                                    throw new AssertionError(e);
+                                                }
+                                            }
+                                        }));
+        try (IcebergCommitter committer =
+                committer(CommitterSettings.builder(landing).mode(CommitMode.APPEND))) {
+            commit(committer, committable(1, dataFile(table, "f1", "a", 1)));
+            armed.set(true);
+            List<TestingCommitRequest> requests = commit(committer, two);
+            assertThat(landed).isTrue();
+            assertThat(outcomes(requests)).containsExactly(ALREADY_COMMITTED);
+            assertThat(committer.metrics().failedCommits()).isZero();
+        }
+        assertThat(history(table, "main")).hasSize(2);
+        assertThat(liveDataFiles(table, "main")).containsExactlyInAnyOrder("f1", "f2");
+    }
+
+    @Test
+    void aCommittedCheckpointWhoseSnapshotExpiredFailsOnceWithAClearMessage() throws Exception {
+        table(PartitionSpec.unpartitioned(), 2);
+        IcebergCommittable one = committable(1, dataFile(table, "f1", null, 1));
+        IcebergCommittable fromState = restored(one);
+        try (IcebergCommitter committer = committer(CommitMode.APPEND)) {
+            commit(committer, one);
+        }
+        // other writers go on, and the snapshot that recorded checkpoint 1 is expired
+        table.refresh();
+        Snapshot flinkCommit = table.currentSnapshot();
+        table.newFastAppend().appendFile(dataFile(table, "other", null, 1)).commit();
+        table.expireSnapshots()
+                .expireSnapshotId(flinkCommit.snapshotId())
+                .cleanExpiredFiles(false)
+                .commit();
+        try (IcebergCommitter restarted = committer(CommitMode.APPEND)) {
+            List<TestingCommitRequest> requests = commit(restarted, fromState);
+            assertThat(outcomes(requests)).containsExactly(FAILED_UNKNOWN);
+            assertThat(requests.get(0).failure())
+                    .isInstanceOf(SuppressRestartsException.class)
+                    .cause()
+                    .isInstanceOf(CommitProgressLostException.class)
+                    .hasMessageContaining("Checkpoint 1 of job=" + JOB)
+                    .hasMessageContaining("expired or rolled back")
+                    .hasMessageContaining(one.dataManifests().get(0).path());
+        }
+        assertThat(liveDataFiles(table, "main")).containsExactlyInAnyOrder("f1", "other");
     }
 }

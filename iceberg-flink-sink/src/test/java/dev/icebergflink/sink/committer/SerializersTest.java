@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -122,10 +123,24 @@ class SerializersTest {
         byte[] bytes = serializer.serialize(GoldenObjects.committable());
         byte[] golden =
                 GoldenFiles.assertGolden(
-                        "iceberg-committable", IcebergCommittableSerializer.VERSION_1, bytes);
-        assertSameCommittable(
-                serializer.deserialize(IcebergCommittableSerializer.VERSION_1, golden),
-                GoldenObjects.committable());
+                        "iceberg-committable", IcebergCommittableSerializer.VERSION_2, bytes);
+        IcebergCommittable read =
+                serializer.deserialize(IcebergCommittableSerializer.VERSION_2, golden);
+        assertSameCommittable(read, GoldenObjects.committable());
+        assertThat(read.owner().runId()).isEqualTo(GoldenObjects.RUN_ID);
+    }
+
+    @Test
+    void committablesOfVersionOneAreReadWithoutARunId() throws IOException {
+        byte[] golden =
+                Files.readAllBytes(
+                        GoldenFiles.path(
+                                "iceberg-committable", IcebergCommittableSerializer.VERSION_1));
+        IcebergCommittable read =
+                new IcebergCommittableSerializer()
+                        .deserialize(IcebergCommittableSerializer.VERSION_1, golden);
+        assertSameCommittable(read, GoldenObjects.committable(""));
+        assertThat(read.owner().runId()).isEmpty();
     }
 
     @Test

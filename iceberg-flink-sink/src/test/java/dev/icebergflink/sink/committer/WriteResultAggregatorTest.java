@@ -27,6 +27,8 @@ class WriteResultAggregatorTest {
 
     @TempDir Path dir;
 
+    private static final String RUN = "run-of-this-submission";
+
     private Table table;
     private CommitterSettings settings;
 
@@ -43,7 +45,7 @@ class WriteResultAggregatorTest {
                         CommittableMessage<WriteResult>, CommittableMessage<IcebergCommittable>>
                 harness =
                         new OneInputStreamOperatorTestHarness<>(
-                                new WriteResultAggregator(settings));
+                                new WriteResultAggregator(settings, RUN));
         if (restoreFrom == null) {
             harness.initializeEmptyState();
         } else {
