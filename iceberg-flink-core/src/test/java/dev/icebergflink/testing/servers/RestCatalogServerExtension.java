@@ -1,11 +1,13 @@
 package dev.icebergflink.testing.servers;
 
+import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -16,6 +18,7 @@ import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTCatalogServlet;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -37,6 +40,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * Pitfall (REAL-PARTS §3.4): Iceberg's REST client rejects immutable JDK maps as namespace
  * properties; pass {@link HashMap}s.
  *
+ * <p>{@link #commitFaults()} disturbs chosen table commits (applied but answered with an error, or
+ * refused), for tests of commit retries.
+ *
  * <p>{@link #RestCatalogServerExtension(Supplier)} changes the backend, e.g. a warehouse on HDFS or
  * S3 ({@code warehouse}, {@code io-impl}, ...); the supplier runs at each start, so it may use
  * other fixtures registered before this one.
@@ -44,6 +50,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class RestCatalogServerExtension extends ServerExtension {
 
     private final Supplier<Map<String, String>> backendOverrides;
+    private final RestCommitFaults commitFaults = new RestCommitFaults();
     private Path directory;
     private String warehouse;
     private Catalog backend;
@@ -94,6 +101,7 @@ public final class RestCatalogServerExtension extends ServerExtension {
                 new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
         context.addServlet(
                 new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(backend))), "/*");
+        context.addFilter(new FilterHolder(commitFaults), "/*", EnumSet.of(DispatcherType.REQUEST));
         jetty.setHandler(context);
         try {
             jetty.start();
@@ -113,6 +121,7 @@ public final class RestCatalogServerExtension extends ServerExtension {
             server.stop();
         } finally {
             server = null;
+            commitFaults.clear();
             closeBackendAndDelete();
         }
     }
@@ -142,6 +151,11 @@ public final class RestCatalogServerExtension extends ServerExtension {
     public Catalog backend() {
         requireRunning();
         return backend;
+    }
+
+    /** Table commits to disturb on demand (none unless a test asks). */
+    public RestCommitFaults commitFaults() {
+        return commitFaults;
     }
 
     @Override

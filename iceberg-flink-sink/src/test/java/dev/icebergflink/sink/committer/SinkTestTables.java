@@ -3,10 +3,8 @@ package dev.icebergflink.sink.committer;
 import dev.icebergflink.TableLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -96,11 +94,12 @@ final class SinkTestTables {
     }
 
     /**
-     * The data file names (without directory and extension) the branch's current snapshot holds.
+     * The data file names (without directory and extension) the branch's current snapshot holds,
+     * once per time the file is in the table (a file committed twice is listed twice).
      */
-    static Set<String> liveDataFiles(Table table, String branch) {
+    static List<String> liveDataFiles(Table table, String branch) {
         table.refresh();
-        Set<String> names = new HashSet<>();
+        List<String> names = new ArrayList<>();
         if (table.snapshot(branch) == null) {
             return names;
         }
