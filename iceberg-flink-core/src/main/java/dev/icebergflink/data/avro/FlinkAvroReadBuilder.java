@@ -21,7 +21,8 @@ import org.apache.iceberg.util.Pair;
  * expected Iceberg type. It walks the file schema with the expected type as partner, matched by
  * field id; a null partner marks a part of the file that is not projected, whose readers only skip.
  * The top-level record (the one whose partner is the expected struct itself) is read by a {@link
- * BinaryRowReader} into binary rows; nested records become {@code GenericRowData}.
+ * BinaryRowReader} into binary rows; nested records become {@code GenericRowData}. Primitive values
+ * are read by what their expected Iceberg type asks ({@link #primitive}).
  */
 final class FlinkAvroReadBuilder extends AvroWithPartnerVisitor<Type, ValueReader<?>> {
 
@@ -106,81 +107,97 @@ final class FlinkAvroReadBuilder extends AvroWithPartnerVisitor<Type, ValueReade
         return FlinkValueReaders.map(FlinkValueReaders.strings(), valueReader);
     }
 
+    /**
+     * The reader of one primitive value. A projected value is read as its expected Iceberg type
+     * asks (the same dispatch as the Parquet and ORC readers), looking at the file's Avro schema
+     * only where one Iceberg type has several Avro encodings: an int column promoted to long, a
+     * float promoted to double, the unit of a timestamp, a decimal in bytes or in a fixed. A value
+     * that is not projected is only skipped, by its Avro encoding.
+     */
     @Override
     public ValueReader<?> primitive(Type partner, Schema primitive) {
-        LogicalType logicalType = primitive.getLogicalType();
-        if (logicalType != null) {
-            return logicalPrimitive(partner, primitive, logicalType);
+        Schema.Type encoding = primitive.getType();
+        if (partner == null || encoding == Schema.Type.NULL) {
+            return skipping(primitive);
         }
+        switch (partner.typeId()) {
+            case BOOLEAN:
+                return ValueReaders.booleans();
+            case INTEGER:
+            case DATE:
+                return ValueReaders.ints();
+            case LONG:
+                return encoding == Schema.Type.INT
+                        ? ValueReaders.intsAsLongs()
+                        : ValueReaders.longs();
+            case FLOAT:
+                return ValueReaders.floats();
+            case DOUBLE:
+                return encoding == Schema.Type.FLOAT
+                        ? ValueReaders.floatsAsDoubles()
+                        : ValueReaders.doubles();
+            case STRING:
+                return FlinkValueReaders.strings();
+            case TIME:
+                return FlinkValueReaders.timeMicrosAsMillis();
+            case TIMESTAMP:
+                return isMillis(primitive.getLogicalType())
+                        ? FlinkValueReaders.timestampMillis()
+                        : FlinkValueReaders.timestampMicros();
+            case TIMESTAMP_NANO:
+                return FlinkValueReaders.timestampNanos();
+            case UUID:
+                return ValueReaders.fixed(16);
+            case FIXED:
+                return ValueReaders.fixed(((Types.FixedType) partner).length());
+            case BINARY:
+                return ValueReaders.bytes();
+            case DECIMAL:
+                return decimal((Types.DecimalType) partner, primitive);
+            default:
+                throw new IllegalArgumentException(
+                        "Cannot read Iceberg type "
+                                + partner
+                                + " from Avro "
+                                + primitive
+                                + " into Flink rows");
+        }
+    }
+
+    private static boolean isMillis(LogicalType logicalType) {
+        return logicalType instanceof LogicalTypes.TimestampMillis
+                || logicalType instanceof LogicalTypes.LocalTimestampMillis;
+    }
+
+    /** A reader that consumes a value of a part of the file that is not projected. */
+    private static ValueReader<?> skipping(Schema primitive) {
         switch (primitive.getType()) {
             case NULL:
                 return ValueReaders.nulls();
             case BOOLEAN:
                 return ValueReaders.booleans();
             case INT:
-                if (partner != null && partner.typeId() == Type.TypeID.LONG) {
-                    return ValueReaders.intsAsLongs();
-                }
                 return ValueReaders.ints();
             case LONG:
                 return ValueReaders.longs();
             case FLOAT:
-                if (partner != null && partner.typeId() == Type.TypeID.DOUBLE) {
-                    return ValueReaders.floatsAsDoubles();
-                }
                 return ValueReaders.floats();
             case DOUBLE:
                 return ValueReaders.doubles();
             case STRING:
-                return FlinkValueReaders.strings();
-            case FIXED:
-                return ValueReaders.fixed(primitive.getFixedSize());
             case BYTES:
                 return ValueReaders.bytes();
+            case FIXED:
+                return ValueReaders.fixed(primitive.getFixedSize());
             default:
-                throw new IllegalArgumentException(
-                        "Cannot read Avro type " + primitive + " into Flink rows");
+                throw new IllegalArgumentException("Cannot skip Avro type " + primitive);
         }
     }
 
-    private ValueReader<?> logicalPrimitive(
-            Type partner, Schema primitive, LogicalType logicalType) {
-        switch (logicalType.getName()) {
-            case "date":
-                return ValueReaders.ints();
-            case "time-micros":
-                return FlinkValueReaders.timeMicrosAsMillis();
-            case "timestamp-millis":
-            case "local-timestamp-millis":
-                return FlinkValueReaders.timestampMillis();
-            case "timestamp-micros":
-            case "local-timestamp-micros":
-                return FlinkValueReaders.timestampMicros();
-            case "timestamp-nanos":
-            case "local-timestamp-nanos":
-                return FlinkValueReaders.timestampNanos();
-            case "uuid":
-                return ValueReaders.fixed(16);
-            case "decimal":
-                return decimal(partner, primitive, (LogicalTypes.Decimal) logicalType);
-            default:
-                throw new IllegalArgumentException(
-                        "Cannot read Avro logical type "
-                                + logicalType.getName()
-                                + " of "
-                                + primitive
-                                + " into Flink rows");
-        }
-    }
-
-    private static ValueReader<?> decimal(
-            Type partner, Schema primitive, LogicalTypes.Decimal fileDecimal) {
-        // the expected precision may be wider than the file's (decimal precision promotion)
-        int precision =
-                partner instanceof Types.DecimalType
-                        ? ((Types.DecimalType) partner).precision()
-                        : fileDecimal.getPrecision();
+    private static ValueReader<?> decimal(Types.DecimalType expected, Schema primitive) {
+        // the file's scale is the expected one (Iceberg never changes a scale); its precision may
+        // be narrower (decimal precision promotion), which changes nothing in how it is read
         int fixedSize = primitive.getType() == Schema.Type.FIXED ? primitive.getFixedSize() : 0;
-        return FlinkValueReaders.decimal(fixedSize, precision, fileDecimal.getScale());
+        return FlinkValueReaders.decimal(fixedSize, expected.precision(), expected.scale());
     }
 }
