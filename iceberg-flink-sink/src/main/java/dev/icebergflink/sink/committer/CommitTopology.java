@@ -1,5 +1,8 @@
 package dev.icebergflink.sink.committer;
 
+import dev.icebergflink.TableLoader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.UUID;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
@@ -64,7 +67,11 @@ public final class CommitTopology {
     public static String aggregatorUid(CommitterSettings settings) {
         String suffix = settings.uidSuffix();
         if (suffix.isEmpty()) {
-            suffix = settings.tableLoader().clone().loadTable().name();
+            try (TableLoader loader = settings.tableLoader().clone()) {
+                suffix = loader.loadTable().name();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot close the loader of the sink's table", e);
+            }
         }
         return AGGREGATOR_ROLE + "-" + suffix;
     }
