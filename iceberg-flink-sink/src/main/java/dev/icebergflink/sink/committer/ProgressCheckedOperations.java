@@ -60,7 +60,10 @@ final class ProgressCheckedOperations extends ForwardingTableOperations {
         if (ops instanceof ProgressCheckedOperations) {
             return table;
         }
-        return new BaseTable(new ProgressCheckedOperations(ops), table.name());
+        ProgressCheckedOperations checked = new ProgressCheckedOperations(ops);
+        return table instanceof BaseTable
+                ? new BaseTable(checked, table.name(), ((BaseTable) table).reporter())
+                : new BaseTable(checked, table.name());
     }
 
     /** The checked operations of a table from {@link #wrap}, or null when it has none. */
