@@ -12,6 +12,7 @@ import dev.icebergflink.source.enumerator.StaticIcebergEnumerator;
 import dev.icebergflink.source.planning.ContinuousSplitPlanner;
 import dev.icebergflink.source.planning.SplitPager;
 import dev.icebergflink.source.planning.SplitPlanner;
+import dev.icebergflink.source.planning.TableIdentity;
 import dev.icebergflink.source.reader.AvroGenericRecordConverter;
 import dev.icebergflink.source.reader.ColumnStatsWatermarkExtractor;
 import dev.icebergflink.source.reader.IcebergReaderFunction;
@@ -64,6 +65,17 @@ import org.apache.iceberg.util.ThreadPools;
  * <p>Splits are planned by an enumerator on the JobManager (off the coordinator thread) and pulled
  * by readers; both checkpoint with versioned serializers, so a restore resumes mid-split without
  * loss or duplicates.
+ *
+ * <p><b>Schema.</b> The projection, and so the type of the emitted records, is resolved from the
+ * table's schema in {@link Builder#build()} and kept for the life of the job. Schema changes while
+ * a read runs do not stop it: files are read by field id, so an added column is not emitted, a
+ * renamed one keeps its old name, and a widened one ({@code int} to {@code long}, {@code float} to
+ * {@code double}, a decimal's precision) is read back in its old type (a value that does not fit
+ * fails the job). A job built again (restarted, also from a savepoint) emits the new schema.
+ *
+ * <p><b>Table identity.</b> The enumerator's checkpoints keep the table's UUID; a table dropped and
+ * re-created under the same name fails the read, without restarts, instead of stalling or reading
+ * the new table ({@link dev.icebergflink.source.planning.TableIdentity}).
  *
  * @param <T> the emitted record type
  */
@@ -161,6 +173,8 @@ public final class IcebergSource<T>
                         : assignerFactory.createAssigner(restored.pendingSplits());
         var position = restored == null ? null : restored.position();
         var cursor = restored == null ? null : restored.pagedScan();
+        String restoredUuid = restored == null ? null : restored.tableUuid();
+        String loadedUuid = TableIdentity.uuidOf(table);
         SplitPager pager = new SplitPager(planner);
         AutoCloseable resources =
                 () -> {
@@ -173,7 +187,14 @@ public final class IcebergSource<T>
                     }
                 };
         if (scanContext.streaming()) {
-            ContinuousSplitPlanner continuous = new ContinuousSplitPlanner(planner, scanContext);
+            ContinuousSplitPlanner continuous =
+                    new ContinuousSplitPlanner(
+                            planner,
+                            scanContext,
+                            TableIdentity.pinned(restoredUuid, loadedUuid),
+                            loader::loadTable,
+                            ContinuousSplitPlanner.IDENTITY_CHECK_INTERVAL,
+                            System::nanoTime);
             ContinuousIcebergEnumerator enumerator =
                     new ContinuousIcebergEnumerator(
                             enumContext,
@@ -183,6 +204,7 @@ public final class IcebergSource<T>
                             scanContext.monitorInterval(),
                             scanContext.maxAllowedPlanningFailures());
             enumerator.closeWith(resources);
+            enumerator.pinTable(tableName, restoredUuid, loadedUuid);
             enumerator.limitTo(scanContext.limit());
             if (scanContext.splitPlanningPageSize() > 0) {
                 enumerator.pageWith(pager, scanContext.splitPlanningPageSize(), cursor);
@@ -196,6 +218,7 @@ public final class IcebergSource<T>
                         () -> planner.planBounded(enumContext.currentParallelism()),
                         position);
         enumerator.closeWith(resources);
+        enumerator.pinTable(tableName, restoredUuid, loadedUuid);
         enumerator.limitTo(scanContext.limit());
         if (scanContext.splitPlanningPageSize() > 0) {
             enumerator.pageWith(pager, scanContext.splitPlanningPageSize(), cursor);

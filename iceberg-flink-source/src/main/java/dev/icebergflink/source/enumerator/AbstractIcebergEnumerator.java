@@ -6,6 +6,7 @@ import dev.icebergflink.source.planning.ScanCursor;
 import dev.icebergflink.source.planning.SnapshotPosition;
 import dev.icebergflink.source.planning.SplitPage;
 import dev.icebergflink.source.planning.SplitPageSource;
+import dev.icebergflink.source.planning.TableIdentity;
 import dev.icebergflink.source.reader.LimitReachedEvent;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.Set;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.util.FlinkRuntimeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * that no splits will come, so the one reader's limit is the source's limit. When that reader
  * reports {@link LimitReachedEvent}, every reader is told that no more splits will come and
  * planning stops, so limited streaming reads end too.
+ *
+ * <p><b>Table identity.</b> The state keeps the UUID of the table the read belongs to ({@link
+ * TableIdentity}, set with {@link #pinTable}). A restored enumerator whose table now has another
+ * UUID (dropped and re-created) fails the job in {@link #start()} before it hands out a split, and
+ * suppresses restarts: every restart would restore the same state.
  *
  * <p>All methods run in the coordinator thread; planning runs elsewhere through {@link
  * SplitEnumeratorContext#callAsync} and hands its results back to this thread.
@@ -72,6 +79,14 @@ abstract class AbstractIcebergEnumerator
     /** Position after the last completed planning round; {@code null} before the first. */
     protected SnapshotPosition position;
 
+    private Object tableName;
+    private String tableUuid;
+    private String restoredUuid;
+    private String loadedUuid;
+
+    /** Set once the enumerator failed the job: no split is handed out or planned any more. */
+    private volatile boolean halted;
+
     AbstractIcebergEnumerator(
             SplitEnumeratorContext<IcebergSourceSplit> context,
             SplitAssigner assigner,
@@ -100,6 +115,48 @@ abstract class AbstractIcebergEnumerator
         this.pageSource = source;
         this.pageSize = maxPending;
         this.pagedScan = restored;
+    }
+
+    /**
+     * Pins the table the read belongs to (call before {@link #start()}): the UUID of the restored
+     * state, or the loaded table's when the state has none (a fresh start, or a state written
+     * before the UUID was kept). The pinned UUID goes into every checkpoint.
+     *
+     * @param table names the table in messages
+     * @param restored the UUID in the restored state, or {@code null}
+     * @param loaded the UUID of the table as loaded now, or {@code null} when it has none
+     */
+    public void pinTable(Object table, String restored, String loaded) {
+        this.tableName = table;
+        this.restoredUuid = restored;
+        this.loadedUuid = loaded;
+        this.tableUuid = TableIdentity.pinned(restored, loaded);
+    }
+
+    /** The UUID of the table the read belongs to, or {@code null} when unknown. */
+    public String tableUuid() {
+        return tableUuid;
+    }
+
+    /**
+     * Fails the job, without restarts, when the restored state belongs to another table than the
+     * one loaded now. The enumerators call it first thing in {@link #start()}.
+     */
+    protected void checkRestoredTable() {
+        if (TableIdentity.differ(restoredUuid, loadedUuid)) {
+            RuntimeException recreated =
+                    TableIdentity.recreated(tableName, restoredUuid, loadedUuid, null);
+            throw failWithoutRestart(recreated.getMessage(), recreated);
+        }
+    }
+
+    /**
+     * Stops handing out splits and returns the exception that fails the job without restarts (a
+     * restart restores the same state and meets the same failure).
+     */
+    protected RuntimeException failWithoutRestart(String message, Throwable cause) {
+        halted = true;
+        return new SuppressRestartsException(new FlinkRuntimeException(message, cause));
     }
 
     /**
@@ -151,7 +208,7 @@ abstract class AbstractIcebergEnumerator
 
     @Override
     public IcebergEnumeratorState snapshotState(long checkpointId) {
-        return new IcebergEnumeratorState(position, pagedScan, assigner.state());
+        return new IcebergEnumeratorState(position, pagedScan, assigner.state(), tableUuid);
     }
 
     /** Releases what planning needed (table loader, worker pool) when the enumerator closes. */
@@ -201,6 +258,11 @@ abstract class AbstractIcebergEnumerator
         return pagedScan != null;
     }
 
+    /** Whether the enumerator failed the job; safe to read from any thread. */
+    protected boolean halted() {
+        return halted;
+    }
+
     /** Whether a limited read reached its limit; safe to read from any thread. */
     protected boolean limitReached() {
         return limitReached;
@@ -208,6 +270,9 @@ abstract class AbstractIcebergEnumerator
 
     /** Gives every waiting reader a split, or tells it that no more will come. */
     protected void assignSplits() {
+        if (halted) {
+            return;
+        }
         Iterator<Map.Entry<Integer, String>> waiting = awaitingReaders.entrySet().iterator();
         while (waiting.hasNext()) {
             Map.Entry<Integer, String> reader = waiting.next();

@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
  * <p>Planning pauses while readers fall behind ({@link PlanningThrottle}) and while the paged
  * initial scan of {@code TABLE_SCAN_THEN_INCREMENTAL} is still being handed out. Failed rounds are
  * retried; once more than {@code max-allowed-planning-failures} rounds in a row failed (-1: never),
- * or on an {@link UnrecoverablePlanningException}, the enumerator fails the job. A round whose
- * starting position is no longer current (an earlier round finished in between) is dropped and
- * planned again, so no snapshot is planned twice.
+ * the enumerator fails the job; an {@link UnrecoverablePlanningException} (for example a table that
+ * was dropped and re-created) fails it at once and without restarts. A round whose starting
+ * position is no longer current (an earlier round finished in between) is dropped and planned
+ * again, so no snapshot is planned twice.
  */
 public final class ContinuousIcebergEnumerator extends AbstractIcebergEnumerator {
 
@@ -59,13 +60,14 @@ public final class ContinuousIcebergEnumerator extends AbstractIcebergEnumerator
 
     @Override
     public void start() {
+        checkRestoredTable();
         context.callAsync(this::discover, this::onDiscovered, 0L, monitorInterval.toMillis());
         requestPageIfNeeded(); // a restored paged scan goes on
     }
 
     /** Runs on a worker thread. */
     private Round discover() throws Exception {
-        if (limitReached()) {
+        if (limitReached() || halted()) {
             return null;
         }
         if (pagingInProgress()) {
@@ -120,7 +122,7 @@ public final class ContinuousIcebergEnumerator extends AbstractIcebergEnumerator
             cause = cause.getCause();
         }
         if (cause != null) {
-            throw new FlinkRuntimeException(cause.getMessage(), error);
+            throw failWithoutRestart(cause.getMessage(), error);
         }
         consecutiveFailures++;
         if (maxAllowedPlanningFailures >= 0 && consecutiveFailures > maxAllowedPlanningFailures) {

@@ -39,6 +39,7 @@ public final class StaticIcebergEnumerator extends AbstractIcebergEnumerator {
 
     @Override
     public void start() {
+        checkRestoredTable();
         if (position == null) {
             context.callAsync(planning, this::onPlanned);
         } else {

@@ -3,12 +3,16 @@ package dev.icebergflink.source.planning;
 import dev.icebergflink.source.ScanContext;
 import dev.icebergflink.source.StreamingStartingStrategy;
 import dev.icebergflink.source.split.IcebergSourceSplit;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,36 +27,171 @@ import org.slf4j.LoggerFactory;
  * snapshots (rewrites, compaction) are skipped, and {@code overwrite}/{@code delete} snapshots fail
  * the round with a message naming the snapshot unless the matching skip option is set. Not
  * thread-safe; the enumerator calls it from one planning thread at a time.
+ *
+ * <p><b>Table identity.</b> Every round checks that the table is still the one the read is pinned
+ * to ({@link TableIdentity}): a refreshed table with another UUID fails the round with {@link
+ * UnrecoverablePlanningException}. A refresh alone does not always see a re-created table: a Hadoop
+ * table's operations keep the version number they read last and do not read a metadata file of that
+ * number again, so after a drop and re-create they fail (the file is missing, or Iceberg's own UUID
+ * check fails) or, once the new table reached the same version, keep showing the old table and the
+ * read stalls. So a round that fails loads the table anew to tell a re-created table from other
+ * failures, and a round that finds nothing new does the same at most once per {@code
+ * identityCheckInterval}.
  */
 public final class ContinuousSplitPlanner {
 
     private static final Logger LOG = LoggerFactory.getLogger(ContinuousSplitPlanner.class);
 
+    /** How often rounds that find nothing new load the table anew to check its identity. */
+    public static final Duration IDENTITY_CHECK_INTERVAL = Duration.ofSeconds(30);
+
     private final SplitPlanner planner;
     private final ScanContext context;
+    private final String tableUuid;
+    private final Supplier<Table> freshTable;
+    private final long identityCheckIntervalNanos;
+    private final LongSupplier nanoClock;
+    private long lastIdentityCheck;
+    private boolean identityChecked;
 
+    /** A planner pinned to the planner's table as loaded, without fresh identity checks. */
     public ContinuousSplitPlanner(SplitPlanner planner, ScanContext context) {
+        this(
+                planner,
+                context,
+                TableIdentity.uuidOf(planner.table()),
+                null,
+                IDENTITY_CHECK_INTERVAL,
+                System::nanoTime);
+    }
+
+    /**
+     * @param tableUuid the UUID of the table the read belongs to ({@link TableIdentity#pinned}), or
+     *     {@code null} to not check it
+     * @param freshTable loads the table anew (new table operations, nothing cached), or {@code
+     *     null} to check only the refreshed table
+     * @param identityCheckInterval how often rounds that find nothing new check the identity with a
+     *     fresh load
+     * @param nanoClock the time source of that interval ({@code System::nanoTime})
+     */
+    public ContinuousSplitPlanner(
+            SplitPlanner planner,
+            ScanContext context,
+            String tableUuid,
+            Supplier<Table> freshTable,
+            Duration identityCheckInterval,
+            LongSupplier nanoClock) {
         this.planner = planner;
         this.context = context;
+        this.tableUuid = tableUuid;
+        this.freshTable = freshTable;
+        this.identityCheckIntervalNanos = identityCheckInterval.toNanos();
+        this.nanoClock = nanoClock;
+    }
+
+    /** The UUID of the table this read belongs to, or {@code null} when unknown. */
+    public String tableUuid() {
+        return tableUuid;
     }
 
     /**
      * Plans the next round.
      *
      * @param last the position after the previous round, or {@code null} before the first round
-     * @throws IllegalStateException when the history does not allow reading on (the start snapshot
-     *     is missing, the position is no longer an ancestor of the head, or an overwrite/delete
-     *     snapshot is met without its skip option)
+     * @throws UnrecoverablePlanningException when the history does not allow reading on (the start
+     *     snapshot is missing, the position is no longer an ancestor of the head or the head is
+     *     gone, or an overwrite/delete snapshot is met without its skip option) or the table was
+     *     re-created
      */
     public PlanningResult planNext(SnapshotPosition last) {
+        PlanningResult result;
+        try {
+            result = plan(last);
+        } catch (UnrecoverablePlanningException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw diagnose(e);
+        }
+        if (result.fromPosition() != null
+                && result.fromPosition().equals(result.toPosition())
+                && result.splits().isEmpty()
+                && result.pagedScan() == null) {
+            checkIdleIdentity();
+        }
+        return result;
+    }
+
+    private PlanningResult plan(SnapshotPosition last) {
         Table table = planner.table();
         table.refresh();
+        TableIdentity.check(table, tableUuid, TableIdentity.uuidOf(table));
         Snapshot head = planner.head();
         Long headTime = head == null ? null : head.timestampMillis();
         if (last == null) {
             return planFirst(head, headTime);
         }
         return planIncrement(last, head, headTime, List.of());
+    }
+
+    /**
+     * The failure of a round, told apart by a fresh load of the table: a re-created table is
+     * unrecoverable, a dropped one is named; anything else is the round's failure as it is.
+     */
+    private RuntimeException diagnose(RuntimeException failure) {
+        if (freshTable == null || tableUuid == null) {
+            return failure;
+        }
+        Table fresh;
+        try {
+            fresh = freshTable.get();
+        } catch (NoSuchTableException missing) {
+            IllegalStateException dropped =
+                    new IllegalStateException(
+                            String.format(
+                                    "Planning of the streaming read of %s failed: the table does"
+                                            + " not exist any more (was it dropped?)",
+                                    planner.table()),
+                            failure);
+            dropped.addSuppressed(missing);
+            return dropped;
+        } catch (RuntimeException loadFailure) {
+            failure.addSuppressed(loadFailure);
+            return failure;
+        }
+        String freshUuid = TableIdentity.uuidOf(fresh);
+        if (TableIdentity.differ(tableUuid, freshUuid)) {
+            return TableIdentity.recreated(planner.table(), tableUuid, freshUuid, failure);
+        }
+        return failure;
+    }
+
+    /**
+     * In a round that found nothing new: loads the table anew, at most once per interval, and fails
+     * when it is another table than the one refreshed (a stalled Hadoop table, see the class
+     * comment). A failed load only skips this check.
+     */
+    private void checkIdleIdentity() {
+        if (freshTable == null || tableUuid == null) {
+            return;
+        }
+        long now = nanoClock.getAsLong();
+        if (identityChecked && now - lastIdentityCheck < identityCheckIntervalNanos) {
+            return;
+        }
+        identityChecked = true;
+        lastIdentityCheck = now;
+        String freshUuid;
+        try {
+            freshUuid = TableIdentity.uuidOf(freshTable.get());
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Cannot load {} to check its identity; trying again in {}",
+                    planner.table(),
+                    Duration.ofNanos(identityCheckIntervalNanos),
+                    e);
+            return;
+        }
+        TableIdentity.check(planner.table(), tableUuid, freshUuid);
     }
 
     private PlanningResult planFirst(Snapshot head, Long headTime) {
@@ -179,6 +318,15 @@ public final class ContinuousSplitPlanner {
 
     private PlanningResult planIncrement(
             SnapshotPosition from, Snapshot head, Long headTime, List<IcebergSourceSplit> prefix) {
+        if (head == null && from.snapshotId() != null) {
+            // Waiting here would stall the read for good: no append can follow the position.
+            throw new UnrecoverablePlanningException(
+                    String.format(
+                            "The last read snapshot %d has no successor: %s has no %s head any"
+                                    + " more (the table was replaced, or the branch removed);"
+                                    + " restart the read from a new position",
+                            from.snapshotId(), planner.table(), branchName()));
+        }
         if (head == null || (from.snapshotId() != null && from.snapshotId() == head.snapshotId())) {
             return new PlanningResult(from, from, prefix, headTime);
         }

@@ -46,6 +46,10 @@ import org.apache.iceberg.util.PartitionUtil;
  * those extra columns are dropped again before rows are returned, so rows always have exactly the
  * fields of the projected schema, in its order.
  *
+ * <p>A column of the projection that was widened after the reader was built (its type in the task's
+ * schema is wider) is read with the wider type and narrowed back to the projected one ({@link
+ * WidenedColumns}), so the rows keep the projected types.
+ *
  * <p>Rows are fresh objects (container reuse is off), so callers may keep them.
  */
 public final class RowDataFileTaskReader implements Serializable {
@@ -60,7 +64,8 @@ public final class RowDataFileTaskReader implements Serializable {
     private final EncryptionManager encryption;
 
     /**
-     * @param tableSchema the table schema the tasks were planned with (delete files refer to it)
+     * @param tableSchema the table schema the reader was built with (filters and delete files refer
+     *     to it)
      * @param projectedSchema the columns to return, possibly with metadata columns
      * @param nameMapping the table's name mapping, or null
      * @param caseSensitive whether residual filters match column names case-sensitively
@@ -97,15 +102,23 @@ public final class RowDataFileTaskReader implements Serializable {
         EncryptingFileIO files = EncryptingFileIO.combine(io, encryption);
         Expression residual = task.residual();
         boolean filtering = residual != null && residual.op() != Expression.Operation.TRUE;
+        // Columns widened since this reader was built are read with their wider type and
+        // narrowed back at the end (WidenedColumns); usually there are none.
+        Schema taskSchema = task.schema();
+        Schema projection = WidenedColumns.widen(projectedSchema, taskSchema);
+        Schema table =
+                filtering || !task.deletes().isEmpty()
+                        ? WidenedColumns.widen(tableSchema, taskSchema)
+                        : tableSchema;
         Schema readSchema =
                 filtering
-                        ? withFilterColumns(tableSchema, projectedSchema, residual, caseSensitive)
-                        : projectedSchema;
+                        ? withFilterColumns(table, projection, residual, caseSensitive)
+                        : projection;
 
         RowDataDeleteFilter deletes =
                 task.deletes().isEmpty()
                         ? null
-                        : new RowDataDeleteFilter(task, tableSchema, readSchema, files);
+                        : new RowDataDeleteFilter(task, table, readSchema, files);
         Schema fileSchema = deletes == null ? readSchema : deletes.requiredSchema();
 
         CloseableIterable<RowData> rows = openFile(task, fileSchema, files);
@@ -119,7 +132,13 @@ public final class RowDataFileTaskReader implements Serializable {
                             fileSchema.asStruct(), FlinkSchemaUtil.convert(fileSchema));
             rows = CloseableIterable.filter(rows, row -> evaluator.eval(view.wrap(row)));
         }
-        if (fileSchema.columns().size() > projectedSchema.columns().size()) {
+        if (projection != projectedSchema) {
+            rows =
+                    CloseableIterable.transform(
+                            rows,
+                            WidenedColumns.narrowing(
+                                    projectedSchema, projection, task.file().location()));
+        } else if (fileSchema.columns().size() > projectedSchema.columns().size()) {
             rows = CloseableIterable.transform(rows, trailingFieldsDropper());
         }
         return rows;

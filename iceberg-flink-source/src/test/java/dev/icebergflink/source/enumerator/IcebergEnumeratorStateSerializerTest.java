@@ -89,31 +89,68 @@ class IcebergEnumeratorStateSerializerTest {
         assertThat(restored.pendingSplits()).containsExactly(a);
     }
 
+    /** Version 3 bytes (no table UUID) still read, as states whose UUID is unknown. */
+    @Test
+    void version3GoldenBytesStillRead() throws IOException {
+        IcebergSourceSplit a = TestingSplits.split("a");
+        IcebergSourceSplit b = TestingSplits.split("b");
+        byte[] golden = TestingSplits.golden("iceberg-enumerator-state-v3.bin", null);
+        IcebergEnumeratorState restored =
+                serializer.deserialize(IcebergEnumeratorStateSerializer.VERSION_3, golden);
+        assertThat(restored.position()).isEqualTo(new SnapshotPosition(7L, 1700000000000L));
+        assertThat(restored.pagedScan())
+                .isEqualTo(ScanCursor.appendScan(5L, 7L).advancedBy(40, a.splitId()));
+        assertThat(restored.pendingSplits()).containsExactly(a, b);
+        assertThat(restored.tableUuid()).isNull();
+    }
+
     /**
-     * Version 3 golden bytes read; freshly written bytes equal them up to the deflated block (whose
+     * Version 4 golden bytes read; freshly written bytes equal them up to the deflated block (whose
      * exact bytes may depend on the platform's zlib) and read back the same.
      */
     @Test
-    void version3GoldenBytes() throws IOException {
+    void version4GoldenBytes() throws IOException {
         IcebergSourceSplit a = TestingSplits.split("a");
         IcebergSourceSplit b = TestingSplits.split("b");
         IcebergEnumeratorState state =
                 new IcebergEnumeratorState(
                         new SnapshotPosition(7L, 1700000000000L),
                         ScanCursor.appendScan(5L, 7L).advancedBy(40, a.splitId()),
-                        List.of(a, b));
-        assertThat(serializer.getVersion()).isEqualTo(IcebergEnumeratorStateSerializer.VERSION_3);
+                        List.of(a, b),
+                        "6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e");
+        assertThat(serializer.getVersion()).isEqualTo(IcebergEnumeratorStateSerializer.VERSION_4);
         byte[] bytes = serializer.serialize(state);
-        byte[] golden = TestingSplits.golden("iceberg-enumerator-state-v3.bin", bytes);
+        byte[] golden = TestingSplits.golden("iceberg-enumerator-state-v4.bin", bytes);
         int header = golden.length - deflatedBlockLength(golden);
         assertThat(Arrays.copyOf(bytes, header)).isEqualTo(Arrays.copyOf(golden, header));
         for (byte[] serialized : List.of(golden, bytes)) {
             IcebergEnumeratorState restored =
-                    serializer.deserialize(IcebergEnumeratorStateSerializer.VERSION_3, serialized);
+                    serializer.deserialize(IcebergEnumeratorStateSerializer.VERSION_4, serialized);
             assertThat(restored.position()).isEqualTo(state.position());
             assertThat(restored.pagedScan()).isEqualTo(state.pagedScan());
             assertThat(restored.pendingSplits()).containsExactly(a, b);
+            assertThat(restored.tableUuid()).isEqualTo(state.tableUuid());
         }
+    }
+
+    @Test
+    void tableUuidsRoundTrip() throws IOException {
+        assertThat(roundTrip(new IcebergEnumeratorState(null, null, List.of(), null)).tableUuid())
+                .isNull();
+        IcebergEnumeratorState state =
+                new IcebergEnumeratorState(
+                        new SnapshotPosition(3L, 30L),
+                        ScanCursor.tableScan(3L),
+                        List.of(TestingSplits.split("u")),
+                        "0a1b2c3d-0000-4000-8000-000000000001");
+        assertThat(roundTrip(state)).isEqualTo(state);
+    }
+
+    @Test
+    void unknownVersionsAreAnIOException() {
+        assertThatThrownBy(() -> serializer.deserialize(5, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("versions [1, 2, 3, 4]");
     }
 
     /** Pending splits that repeat paths and keys take a fraction of their serialized size. */
@@ -143,11 +180,11 @@ class IcebergEnumeratorStateSerializerTest {
         assertThatThrownBy(
                         () ->
                                 serializer.deserialize(
-                                        IcebergEnumeratorStateSerializer.VERSION_3, bytes))
+                                        IcebergEnumeratorStateSerializer.VERSION_4, bytes))
                 .isInstanceOf(IOException.class);
     }
 
-    /** The length of the deflated block and its length prefix at the end of version 3 bytes. */
+    /** The length of the deflated block and its length prefix at the end of version 3+ bytes. */
     private static int deflatedBlockLength(byte[] state) {
         for (int start = state.length - 4; start >= 0; start--) {
             int length = ByteBuffer.wrap(state, start, 4).getInt();

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -237,6 +238,72 @@ class IcebergEnumeratorsTest {
         var enumerator = continuous(context, discovery, 10);
         enumerator.start();
         assertThatThrownBy(() -> round(context))
+                .isInstanceOf(SuppressRestartsException.class)
                 .hasStackTraceContaining("snapshot 9 is an overwrite");
+    }
+
+    @Test
+    void checkpointsCarryThePinnedTableUuid() throws Exception {
+        var context = new RoundContext(1);
+        var fresh = continuous(context, new ScriptedDiscovery(), 1);
+        assertThat(fresh.snapshotState(1).tableUuid()).isNull(); // nothing pinned: unknown
+        fresh.pinTable("db.t", null, "uuid-now");
+        assertThat(fresh.tableUuid()).isEqualTo("uuid-now");
+        assertThat(fresh.snapshotState(2).tableUuid()).isEqualTo("uuid-now");
+
+        var restored = continuous(context, new ScriptedDiscovery(), 1);
+        restored.pinTable("db.t", "uuid-now", "uuid-now");
+        restored.start();
+        assertThat(restored.snapshotState(3).tableUuid()).isEqualTo("uuid-now");
+
+        // A state written before UUIDs were kept: the loaded table's is adopted.
+        var old = continuous(context, new ScriptedDiscovery(), 1);
+        old.pinTable("db.t", null, "uuid-now");
+        old.start();
+        assertThat(old.snapshotState(4).tableUuid()).isEqualTo("uuid-now");
+    }
+
+    @Test
+    void restoredContinuousEnumeratorOfAReCreatedTableFailsAtStartAndAssignsNothing() {
+        var context = new RoundContext(1);
+        ScriptedDiscovery discovery = new ScriptedDiscovery();
+        var enumerator =
+                new ContinuousIcebergEnumerator(
+                        context,
+                        new SimpleSplitAssignerFactory().createAssigner(splits("p", 2)),
+                        discovery,
+                        new SnapshotPosition(5L, 5L),
+                        Duration.ofSeconds(1),
+                        -1);
+        enumerator.pinTable("hadoop.db.t", "uuid-old", "uuid-new");
+        context.registerReader(0, "h");
+        assertThatThrownBy(enumerator::start)
+                .isInstanceOf(SuppressRestartsException.class)
+                .hasStackTraceContaining("Table hadoop.db.t was dropped and re-created")
+                .hasStackTraceContaining("UUID uuid-old")
+                .hasStackTraceContaining("now has UUID uuid-new");
+        enumerator.handleSplitRequest(0, "h");
+        assertThat(assigned(context, 0)).isEmpty();
+        assertThat(discovery.asked).isEmpty();
+    }
+
+    @Test
+    void restoredStaticEnumeratorOfAReCreatedTableFailsAtStart() {
+        var context = new TestingSplitEnumeratorContext<IcebergSourceSplit>(1);
+        var enumerator =
+                new StaticIcebergEnumerator(
+                        context,
+                        new SimpleSplitAssignerFactory().createAssigner(splits("p", 1)),
+                        () -> {
+                            throw new AssertionError("planned again");
+                        },
+                        new SnapshotPosition(5L, 5L));
+        enumerator.pinTable("db.t", "uuid-old", "uuid-new");
+        context.registerReader(0, "h");
+        assertThatThrownBy(enumerator::start)
+                .isInstanceOf(SuppressRestartsException.class)
+                .hasStackTraceContaining("dropped and re-created");
+        enumerator.handleSplitRequest(0, "h");
+        assertThat(assigned(context, 0)).isEmpty();
     }
 }
