@@ -33,12 +33,14 @@ import org.slf4j.LoggerFactory;
  * <p>It exists so that a checkpoint makes one snapshot whatever the writer parallelism, and so that
  * the committer's state holds a few manifest paths instead of every file.
  *
- * <p>When it emits: checkpoints are aligned in a sink topology, so when the barrier of checkpoint C
- * reaches this operator ({@link #prepareSnapshotPreBarrier(long)}) every writer's results for
- * checkpoints up to C have arrived; they are emitted then, before the barrier, so the committable
- * is part of the committer's state of C. Results still pending at the end of input are emitted
- * together as one end-of-input committable. Anything not yet emitted is in this operator's state
- * ({@link AggregatorStateSerializer}).
+ * <p>When it emits: with aligned checkpoints, when the barrier of checkpoint C reaches this
+ * operator ({@link #prepareSnapshotPreBarrier(long)}) every writer's results for checkpoints up to
+ * C have arrived; they are emitted then, before the barrier, so the committable is part of the
+ * committer's state of C. Results that arrive labelled with a checkpoint already emitted (final
+ * results of a writer restored without state, or results that crossed an unaligned barrier) are in
+ * no committable yet and go into the next one. Results still pending at the end of input are
+ * emitted together as one end-of-input committable. Anything not yet emitted is in this operator's
+ * state ({@link AggregatorStateSerializer}).
  *
  * <p>End of input: Flink 2.1 gives the writers' final results the last checkpoint id plus one;
  * older paths use {@link CommittableMessage#EOI} ({@code Long.MAX_VALUE}). The committable's
@@ -122,12 +124,17 @@ final class WriteResultAggregator
         CommittableMessage<WriteResult> message = element.getValue();
         long checkpointId = message.getCheckpointId();
         if (checkpointId <= lastEmittedCheckpointId) {
-            throw new IllegalStateException(
-                    "The Iceberg aggregation received writer results for checkpoint "
-                            + checkpointId
-                            + " after it had emitted checkpoint "
-                            + lastEmittedCheckpointId
-                            + "; the sink needs aligned checkpoints");
+            // Results labelled with a checkpoint this aggregation has already emitted are in no
+            // committable yet, so they belong to the next one. Writers label their final results
+            // with the last checkpoint id they know plus one, and a writer task restored without
+            // state of its own knows none: after a restore its end-of-input results can carry id
+            // 1. Results that crossed an unaligned checkpoint's barrier arrive this way too.
+            LOG.info(
+                    "Writer results labelled checkpoint {} arrived after checkpoint {} was emitted;"
+                            + " they go into the next committable",
+                    checkpointId,
+                    lastEmittedCheckpointId);
+            checkpointId = lastEmittedCheckpointId + 1;
         }
         List<WriteResult> results = pending.computeIfAbsent(checkpointId, id -> new ArrayList<>());
         if (message instanceof CommittableWithLineage) {

@@ -3,7 +3,6 @@ package dev.icebergflink.sink.committer;
 import static dev.icebergflink.sink.committer.SinkTestTables.dataFile;
 import static dev.icebergflink.sink.committer.SinkTestTables.equalityDelete;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -216,13 +215,44 @@ class WriteResultAggregatorTest {
     }
 
     @Test
-    void refusesResultsOfACheckpointItAlreadyEmitted() throws Exception {
+    void resultsLabelledWithAnEmittedCheckpointGoIntoTheNextCommittable() throws Exception {
         try (var harness = harness(null)) {
+            emit(harness, 0, 3, data(dataFile(table, "three", "a", 1)));
             harness.prepareSnapshotPreBarrier(3);
-            assertThatThrownBy(() -> emit(harness, 0, 3, data(dataFile(table, "late", "a", 1))))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("checkpoint 3")
-                    .hasMessageContaining("aligned");
+            emit(harness, 1, 3, data(dataFile(table, "late", "a", 1)));
+            emit(harness, 1, 4, data(dataFile(table, "four", "a", 1)));
+            harness.prepareSnapshotPreBarrier(4);
+            List<IcebergCommittable> committables = committables(harness);
+            assertThat(committables)
+                    .extracting(IcebergCommittable::checkpointId)
+                    .containsExactly(3L, 4L);
+            assertThat(dataFileNames(committables.get(0))).containsExactly("three");
+            assertThat(dataFileNames(committables.get(1))).containsExactly("four", "late");
+        }
+    }
+
+    @Test
+    void finalResultsOfWritersRestoredWithoutStateEndTheInputOfARestoredJob() throws Exception {
+        OperatorSubtaskState state;
+        try (var harness = harness(null)) {
+            for (long c = 1; c <= 5; c++) {
+                emit(harness, 0, c);
+                harness.prepareSnapshotPreBarrier(c);
+            }
+            state = harness.snapshot(5, 5L);
+        }
+        try (var restored = harness(state)) {
+            // a writer task without state of its own labels its final results 0 + 1, another one
+            // that restored state labels them 5 + 1
+            emit(restored, 0, 1, data(dataFile(table, "end0", "a", 1)));
+            emit(restored, 1, 6, data(dataFile(table, "end1", "b", 1)));
+            restored.endInput();
+            List<IcebergCommittable> committables = committables(restored);
+            assertThat(committables).hasSize(1);
+            IcebergCommittable end = committables.get(0);
+            assertThat(end.endOfInput()).isTrue();
+            assertThat(end.checkpointId()).isEqualTo(6);
+            assertThat(dataFileNames(end)).containsExactly("end0", "end1");
         }
     }
 
