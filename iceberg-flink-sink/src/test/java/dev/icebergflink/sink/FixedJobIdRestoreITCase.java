@@ -63,19 +63,24 @@ class FixedJobIdRestoreITCase {
         loader = new SinkTestTables(dir.resolve("warehouse")).create(BY_PART, 2);
     }
 
-    /** A throttled generator of rows {@code (i, tag + i, p<i % 3>)} into an append sink. */
+    /**
+     * A generator of rows {@code (i, tag + i, p<i % 3>)}, throttled to {@code rowsPerCheckpoint}
+     * (0: not throttled, and no checkpoint for an hour), into an append sink.
+     */
     private JobGraph job(String tag, int rowsPerCheckpoint, String restoreFrom) {
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
-        env.enableCheckpointing(100);
+        env.enableCheckpointing(rowsPerCheckpoint > 0 ? 100 : 3_600_000);
         GeneratorFunction<Long, RowData> generator = i -> row(i, tag + i, "p" + (i % 3));
         env.fromSource(
                         new DataGeneratorSource<>(
                                 generator,
                                 N,
-                                RateLimiterStrategy.perCheckpoint(rowsPerCheckpoint),
+                                rowsPerCheckpoint > 0
+                                        ? RateLimiterStrategy.perCheckpoint(rowsPerCheckpoint)
+                                        : RateLimiterStrategy.noOp(),
                                 TYPE_INFO),
                         WatermarkStrategy.noWatermarks(),
                         "generator")
@@ -193,5 +198,30 @@ class FixedJobIdRestoreITCase {
             runs.merge(snapshot.summary().get(CommitSummaryKeys.RUN_ID), 1L, Long::sum);
         }
         assertThat(runs).as("one run id per submission").hasSize(4);
+    }
+
+    @Test
+    void aRestoredJobWhoseInputEndsBeforeItsFirstCheckpointFinishes() throws Exception {
+        String savepoint;
+        try (MiniCluster cluster = cluster()) {
+            cluster.submitJob(job("a", 60, null)).get();
+            await("three commits", () -> commits() >= 3);
+            savepoint =
+                    cluster.stopWithSavepoint(
+                                    FIXED,
+                                    dir.resolve("savepoints").toUri().toString(),
+                                    false,
+                                    SavepointFormatType.CANONICAL)
+                            .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        int atSavepoint = SinkTestTables.rows(loader).size();
+        // the rest of the input ends long before the restored job's first checkpoint: the
+        // writers' final results reach the aggregation labelled with the ids they know
+        try (MiniCluster cluster = cluster()) {
+            cluster.submitJob(job("a", 0, savepoint)).get();
+            assertThat(cluster.requestJobResult(FIXED).get().isSuccess()).isTrue();
+        }
+        assertThat(atSavepoint).isLessThan(N);
+        assertThat(idsByTag()).containsOnlyKeys("a").containsEntry("a", range(0, N));
     }
 }
