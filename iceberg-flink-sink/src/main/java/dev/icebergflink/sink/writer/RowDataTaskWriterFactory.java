@@ -157,7 +157,8 @@ public final class RowDataTaskWriterFactory implements Serializable {
      * partitioned by key hash).
      *
      * @param memoryBytes memory for the keys of one checkpoint before they spill to disk
-     * @param spillDirectory where keys spill to; null for the task's {@code java.io.tmpdir}
+     * @param spillDirectory where keys spill to; null for the JVM's {@code java.io.tmpdir} (the
+     *     sink passes the TaskManager's {@code io.tmp.dirs}, see {@link SpillDirectory})
      */
     public RowDataTaskWriterFactory withKeyTracking(long memoryBytes, String spillDirectory) {
         if (mode.appendsOnly() || equalityFieldIds.length == 0) {
