@@ -19,10 +19,11 @@ import org.apache.flink.table.api.ValidationException;
  * the operator's credentials: a statement that names a Hadoop configuration directory, adds Hadoop
  * settings, or points spill files or temporary manifests to a path of its choosing could read or
  * write where its user may not. The switch is read from the Flink configuration file of the process
- * that plans the statement ({@link GlobalConfiguration#loadConfiguration()}), which a session
- * cannot change, and from the session's configuration; false in either one forbids, so a {@code
- * SET} can only forbid. Values that a session configuration shares with the file (the operator's
- * own settings, which reach every session) are allowed.
+ * that plans the statement ({@link GlobalConfiguration#loadConfiguration()}: the file in {@code
+ * $FLINK_CONF_DIR}, read once per process), which a session cannot change, and from the session's
+ * configuration; false in either one forbids, so a {@code SET} can only forbid. Values that a
+ * session configuration shares with the file (the operator's own settings, which reach every
+ * session) are allowed.
  */
 @Internal
 public final class QueryPaths {
@@ -172,10 +173,18 @@ public final class QueryPaths {
         configurationDirectory = directory;
     }
 
+    /**
+     * The configuration file, read once per directory: Flink reads it once when a process starts (a
+     * changed file needs a restart there too), and every read logs each of its keys.
+     */
+    private static final Map<String, Configuration> FILES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private static Configuration fileConfiguration() {
         String directory = configurationDirectory;
-        return directory == null
-                ? GlobalConfiguration.loadConfiguration()
-                : GlobalConfiguration.loadConfiguration(directory);
+        if (directory == null) {
+            return FILES.computeIfAbsent("", none -> GlobalConfiguration.loadConfiguration());
+        }
+        return FILES.computeIfAbsent(directory, GlobalConfiguration::loadConfiguration);
     }
 }
