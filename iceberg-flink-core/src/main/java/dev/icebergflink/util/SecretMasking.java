@@ -10,13 +10,14 @@ import java.util.regex.Pattern;
  * Hides secrets (passwords, keys, tokens, credentials) before a property map or a URI is shown in a
  * {@code toString()}, a log line, an exception or a plan.
  *
- * <p>It exists because catalog properties carry credentials next to harmless settings, and DESIGN
- * §5 forbids secrets anywhere a user or an operator can read them. A key is treated as secret when
- * one of its words (the parts between {@code .}, {@code -}, {@code _} and other separators) looks
- * like a secret: it contains {@code password}, {@code passwd}, {@code secret}, {@code token},
- * {@code credential} or {@code auth}, ends in {@code key} (as in {@code s3.access-key-id} or {@code
- * fs.s3a.secret.key}), equals {@code pwd}, or starts with {@code sas}. The rule errs on the side of
- * hiding: a masked harmless value costs nothing, a shown secret cannot be taken back.
+ * <p>It exists because catalog properties carry credentials next to harmless settings, and no
+ * secret may appear anywhere a user or an operator can read it (logs, plans, exceptions). A key is
+ * treated as secret when one of its words (the parts between {@code .}, {@code -}, {@code _} and
+ * other separators) looks like a secret: it contains {@code password}, {@code passwd}, {@code
+ * secret}, {@code token}, {@code credential} or {@code auth}, ends in {@code key} (as in {@code
+ * s3.access-key-id} or {@code fs.s3a.secret.key}), equals {@code pwd}, or starts with {@code sas}.
+ * The rule errs on the side of hiding: a masked harmless value costs nothing, a shown secret cannot
+ * be taken back.
  *
  * <p>Values of other keys are shown, except that a password embedded in a URI ({@code
  * scheme://user:password@host} or a {@code password=} query parameter) is masked as well.

@@ -163,8 +163,11 @@ public final class FlinkWriteOptions {
                                                     + " not fit 'upsert-key-memory'; created when"
                                                     + " missing, and the spill files are removed"
                                                     + " when a writer completes or fails. By"
-                                                    + " default the TaskManager JVM's"
-                                                    + " 'java.io.tmpdir'."),
+                                                    + " default one of the TaskManager's"
+                                                    + " temporary directories (Flink's"
+                                                    + " 'io.tmp.dirs', where Flink spills its own"
+                                                    + " sort data; subtasks take them in"
+                                                    + " turn)."),
                             String.class)
                     .flinkConfigKey("upsert-spill-directory")
                     .build();

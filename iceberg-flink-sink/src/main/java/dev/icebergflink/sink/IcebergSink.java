@@ -13,6 +13,7 @@ import dev.icebergflink.sink.distribution.ChangelogDeduplicator;
 import dev.icebergflink.sink.distribution.DistributionTopology;
 import dev.icebergflink.sink.writer.IcebergSinkWriter;
 import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
+import dev.icebergflink.sink.writer.SpillDirectory;
 import dev.icebergflink.sink.writer.WriterMetrics;
 import dev.icebergflink.sink.writer.WriterMode;
 import java.io.IOException;
@@ -133,7 +134,11 @@ public final class IcebergSink
         return new IcebergSinkWriter(
                 writersTrackKeys
                         ? writerFactory.withKeyTracking(
-                                conf.upsertKeyMemoryBytes(), conf.upsertSpillDirectory())
+                                conf.upsertKeyMemoryBytes(),
+                                SpillDirectory.resolve(
+                                        conf.upsertSpillDirectory(),
+                                        context,
+                                        context.getTaskInfo().getIndexOfThisSubtask()))
                         : writerFactory,
                 new WriterMetrics(context.metricGroup()),
                 context.getTaskInfo().getIndexOfThisSubtask(),

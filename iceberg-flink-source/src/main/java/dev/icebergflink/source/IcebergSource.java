@@ -3,6 +3,7 @@ package dev.icebergflink.source;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.assigner.SimpleSplitAssignerFactory;
+import dev.icebergflink.source.assigner.SplitAssigner;
 import dev.icebergflink.source.assigner.SplitAssignerFactory;
 import dev.icebergflink.source.assigner.WatermarkOrderedSplitAssignerFactory;
 import dev.icebergflink.source.enumerator.ContinuousIcebergEnumerator;
@@ -24,6 +25,7 @@ import dev.icebergflink.source.reader.SplitWatermarkExtractor;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
 import dev.icebergflink.source.split.LoadingTableMetadata;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -156,21 +158,51 @@ public final class IcebergSource<T>
         return enumerator(enumContext, checkpoint);
     }
 
+    /**
+     * A new or restored enumerator. It owns a table loader and, with {@code planParallelism}, a
+     * planning thread pool, which it releases when it closes; when building it fails (the table
+     * cannot be loaded, the assigner cannot take the restored splits), both are released here
+     * before the failure propagates, so a failed restore leaks no loader and no pool.
+     */
     private SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> enumerator(
             SplitEnumeratorContext<IcebergSourceSplit> enumContext,
             IcebergEnumeratorState restored) {
         TableLoader loader = tableLoader.clone();
-        Table table = loader.loadTable();
-        ExecutorService pool =
-                scanContext.planParallelism() == null
-                        ? null
-                        : ThreadPools.newFixedThreadPool(
-                                "iceberg-plan-" + tableName, scanContext.planParallelism());
+        ExecutorService pool = null;
+        try {
+            Table table = loader.loadTable();
+            // restore the assigner before the pool exists: a restore that fails starts nothing
+            SplitAssigner assigner =
+                    restored == null
+                            ? assignerFactory.createAssigner()
+                            : assignerFactory.createAssigner(restored.pendingSplits());
+            pool =
+                    scanContext.planParallelism() == null
+                            ? null
+                            : ThreadPools.newFixedThreadPool(
+                                    "iceberg-plan-" + tableName, scanContext.planParallelism());
+            return enumerator(enumContext, restored, loader, table, assigner, pool);
+        } catch (RuntimeException | Error e) {
+            if (pool != null) {
+                pool.shutdownNow();
+            }
+            try {
+                loader.close();
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+    }
+
+    private SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> enumerator(
+            SplitEnumeratorContext<IcebergSourceSplit> enumContext,
+            IcebergEnumeratorState restored,
+            TableLoader loader,
+            Table table,
+            SplitAssigner assigner,
+            ExecutorService pool) {
         SplitPlanner planner = new SplitPlanner(table, scanContext, pool);
-        var assigner =
-                restored == null
-                        ? assignerFactory.createAssigner()
-                        : assignerFactory.createAssigner(restored.pendingSplits());
         var position = restored == null ? null : restored.position();
         var cursor = restored == null ? null : restored.pagedScan();
         String restoredUuid = restored == null ? null : restored.tableUuid();

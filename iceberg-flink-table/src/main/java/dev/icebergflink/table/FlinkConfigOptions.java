@@ -74,11 +74,39 @@ public final class FlinkConfigOptions {
                                     + " always uses it: 'true' changes nothing, 'false' is"
                                     + " ignored with a warning in the log.");
 
+    /**
+     * Whether queries may set file system paths of their own; see {@link QueryPaths}, which
+     * enforces it.
+     */
+    public static final ConfigOption<Boolean> TABLE_EXEC_ICEBERG_ALLOW_QUERY_PATHS =
+            ConfigOptions.key("table.exec.iceberg.allow-query-paths")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "For operators of a shared SQL gateway: false forbids statements to"
+                                    + " set local or file system paths and Hadoop settings of"
+                                    + " their own. CREATE CATALOG and connector tables may then"
+                                    + " not set 'hadoop-conf-dir', 'hive-conf-dir' or 'hadoop.*'"
+                                    + " keys; hints and table options may not set"
+                                    + " 'upsert-spill-directory' or the table properties"
+                                    + " 'flink.manifests.location', 'write.data.path',"
+                                    + " 'write.metadata.path', 'write.object-storage.path' and"
+                                    + " 'write.folder-storage.path'; a session may not SET"
+                                    + " 'upsert-spill-directory' or 'flink.hadoop.*' to values"
+                                    + " other than the Flink configuration file's. Such"
+                                    + " statements fail naming the key. Read from the Flink"
+                                    + " configuration file (config.yaml in $FLINK_CONF_DIR) of"
+                                    + " the process that plans the statement, and from the"
+                                    + " session: false in either one forbids, so a session can"
+                                    + " forbid paths for itself but cannot allow them when the"
+                                    + " file says false.");
+
     /** Every option of this class, for generated documentation. */
     public static final List<ConfigOption<?>> ALL =
             List.of(
                     TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM,
                     TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX,
+                    TABLE_EXEC_ICEBERG_ALLOW_QUERY_PATHS,
                     TABLE_EXEC_ICEBERG_FETCH_BATCH_RECORD_COUNT,
                     TABLE_EXEC_ICEBERG_SPLIT_ASSIGNER_TYPE,
                     TABLE_EXEC_ICEBERG_USE_FLIP27_SOURCE,

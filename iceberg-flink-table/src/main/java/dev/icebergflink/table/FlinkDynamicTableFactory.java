@@ -195,12 +195,15 @@ public class FlinkDynamicTableFactory
             } catch (TableNotExistException e) {
                 throw new ValidationException("Iceberg table " + tableName + " does not exist", e);
             }
-            return new ResolvedIcebergTable(
-                    catalog.tableLoader(path),
-                    table,
+            Map<String, String> hints =
                     SqlOptions.hintsOf(
-                            tableName, declaration.getOptions(), FlinkCatalog.flinkOptions(table)));
+                            tableName, declaration.getOptions(), FlinkCatalog.flinkOptions(table));
+            // only the hints are the statement's own; the table's properties are not checked
+            QueryPaths.checkTableOptions(tableName, hints, config);
+            return new ResolvedIcebergTable(catalog.tableLoader(path), table, hints);
         }
+        // the catalog and table options of a connector table are the statement's own
+        QueryPaths.checkTableOptions(tableName, declaration.getOptions(), config);
         ConnectorTableOptions.Parsed options =
                 ConnectorTableOptions.parse(identifier, declaration.getOptions());
         ConnectorTables.Resolved resolved =

@@ -1,10 +1,8 @@
 package dev.icebergflink.sink.writer;
 
-import java.util.List;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
-import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.io.FileWriterFactory;
@@ -30,8 +28,9 @@ final class AppendTaskWriter extends PartitionedRowWriter {
             FileWriterFactory<RowData> writerFactory,
             OutputFileFactory fileFactory,
             long targetFileSizeBytes,
+            OpenedFiles opened,
             boolean insertOnly) {
-        super(table, flinkType, writerFactory, fileFactory, targetFileSizeBytes);
+        super(table, flinkType, writerFactory, fileFactory, targetFileSizeBytes, opened);
         this.tableName = table.name();
         this.formatVersion = formatVersion(table);
         this.insertOnly = insertOnly;
@@ -72,9 +71,7 @@ final class AppendTaskWriter extends PartitionedRowWriter {
     void completeDeletes(WriteResult.Builder result) {}
 
     @Override
-    List<ContentFile<?>> closeDeletesForAbort() {
-        return List.of();
-    }
+    void closeDeletesForAbort() {}
 
     static int formatVersion(Table table) {
         return TableUtil.formatVersion(table);

@@ -2,12 +2,10 @@ package dev.icebergflink.sink.writer;
 
 import dev.icebergflink.sink.distribution.EqualityKeyBytes;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.FileWriterFactory;
@@ -47,10 +45,11 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
             FileWriterFactory<RowData> writerFactory,
             OutputFileFactory fileFactory,
             long targetFileSizeBytes,
+            OpenedFiles opened,
             WriterMode mode,
             RowDataProjection keyProjection,
             KeyTracking tracking) {
-        super(table, flinkType, writerFactory, fileFactory, targetFileSizeBytes);
+        super(table, flinkType, writerFactory, fileFactory, targetFileSizeBytes, opened);
         this.mode = mode;
         this.tracking = tracking;
         this.keyView = keyProjection == null ? null : keyProjection.newView();
@@ -129,19 +128,15 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
     }
 
     @Override
-    List<ContentFile<?>> closeDeletesForAbort() {
-        List<ContentFile<?>> files = new ArrayList<>();
+    void closeDeletesForAbort() {
         try {
-            for (DeleteWriteResult deletes : deleteWriters.results()) {
-                files.addAll(deletes.deleteFiles());
-            }
+            deleteWriters.close();
         } catch (IOException | RuntimeException e) {
-            // unfinished files were never completed; nothing to return for them
+            // the caller deletes every file, finished or not
         }
         if (tracking != null) {
-            files.addAll(tracking.closeForAbort());
+            tracking.closeForAbort();
         }
-        return files;
     }
 
     /**
@@ -178,13 +173,13 @@ final class DeltaTaskWriter extends PartitionedRowWriter {
             return deletes.results();
         }
 
-        List<ContentFile<?>> closeForAbort() {
+        void closeForAbort() {
             try {
                 superseded.close();
             } catch (IOException | RuntimeException e) {
                 // a spill file left behind is in the temporary directory; nothing else to undo
             }
-            return new ArrayList<>(deletes.closeForAbort());
+            deletes.closeForAbort();
         }
     }
 }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
@@ -48,6 +47,7 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
     private final FileIO io;
     private final PartitionFanout<RowData, DataWriteResult, CountingDataWriter> dataWriters;
     private final List<CountingDataWriter> dataWritersInOrder = new ArrayList<>();
+    private final OpenedFiles opened;
     private Route lastRoute;
     private boolean done;
 
@@ -56,8 +56,10 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
             RowType flinkType,
             FileWriterFactory<RowData> writerFactory,
             OutputFileFactory fileFactory,
-            long targetFileSizeBytes) {
+            long targetFileSizeBytes,
+            OpenedFiles opened) {
         this.spec = table.spec();
+        this.opened = opened;
         // Rows may carry trailing row lineage columns after the table's columns; partitions
         // come from the table's columns only.
         int tableWidth = table.schema().columns().size();
@@ -161,43 +163,52 @@ abstract class PartitionedRowWriter implements TaskWriter<RowData> {
     /** Adds this writer's delete files to {@code result}; closes the delete writers. */
     abstract void completeDeletes(WriteResult.Builder result) throws IOException;
 
-    /** Closes the delete writers, whatever happens; returns their files for clean-up. */
-    abstract List<ContentFile<?>> closeDeletesForAbort();
+    /**
+     * Closes the delete writers (and anything else they hold open), whatever happens; the files
+     * they opened are deleted by the caller.
+     */
+    abstract void closeDeletesForAbort();
 
+    /**
+     * Closes every file and returns them. When that fails, every file this writer opened, finished
+     * or not, is deleted (none of them will be committed; a file that cannot be deleted is added to
+     * the failure as a suppressed exception) before the failure propagates.
+     */
     @Override
     public WriteResult complete() throws IOException {
         checkOpen();
         done = true;
-        WriteResult.Builder result = WriteResult.builder();
-        for (DataWriteResult data : dataWriters.results()) {
-            result.addDataFiles(data.dataFiles());
+        try {
+            WriteResult.Builder result = WriteResult.builder();
+            for (DataWriteResult data : dataWriters.results()) {
+                result.addDataFiles(data.dataFiles());
+            }
+            completeDeletes(result);
+            return result.build();
+        } catch (IOException | RuntimeException | Error e) {
+            discard(e);
+            throw e;
         }
-        completeDeletes(result);
-        return result.build();
     }
 
+    /** Closes every writer and deletes every file this writer opened. */
     @Override
     public void abort() throws IOException {
         if (done) {
             return;
         }
         done = true;
-        List<ContentFile<?>> written = new ArrayList<>();
+        discard(null);
+    }
+
+    private void discard(Throwable failure) {
         try {
-            for (DataWriteResult data : dataWriters.results()) {
-                written.addAll(data.dataFiles());
-            }
+            dataWriters.close();
         } catch (IOException | RuntimeException e) {
-            // the files that closed cleanly are removed below; the rest were never finished
+            // unfinished files are deleted below with the others
         }
-        written.addAll(closeDeletesForAbort());
-        for (ContentFile<?> file : written) {
-            try {
-                io.deleteFile(file.location());
-            } catch (RuntimeException e) {
-                // best effort: uncommitted files are invisible to readers in any case
-            }
-        }
+        closeDeletesForAbort();
+        opened.deleteAll(io, failure);
     }
 
     @Override

@@ -12,12 +12,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.types.Types;
@@ -155,7 +157,8 @@ public final class RowDataTaskWriterFactory implements Serializable {
      * partitioned by key hash).
      *
      * @param memoryBytes memory for the keys of one checkpoint before they spill to disk
-     * @param spillDirectory where keys spill to; null for the task's {@code java.io.tmpdir}
+     * @param spillDirectory where keys spill to; null for the JVM's {@code java.io.tmpdir} (the
+     *     sink passes the TaskManager's {@code io.tmp.dirs}, see {@link SpillDirectory})
      */
     public RowDataTaskWriterFactory withKeyTracking(long memoryBytes, String spillDirectory) {
         if (mode.appendsOnly() || equalityFieldIds.length == 0) {
@@ -234,38 +237,44 @@ public final class RowDataTaskWriterFactory implements Serializable {
     }
 
     /** A new writer for one checkpoint's rows. */
-    public TaskWriter<org.apache.flink.table.data.RowData> create() {
+    public TaskWriter<RowData> create() {
         if (outputFileFactory == null) {
             throw new IllegalStateException("initialize(subtaskId, attemptId) was not called");
         }
+        // every file the task writer opens is recorded, so that a failed completion or an abort
+        // removes them all
+        OpenedFiles opened = new OpenedFiles();
+        FileWriterFactory<RowData> writers = opened.recording(fileWriterFactory);
         if (mode.appendsOnly()) {
             return new AppendTaskWriter(
                     table,
                     flinkType,
-                    fileWriterFactory,
+                    writers,
                     outputFileFactory,
                     targetFileSizeBytes,
+                    opened,
                     mode == WriterMode.INSERT_ONLY);
         }
         return new DeltaTaskWriter(
                 table,
                 flinkType,
-                fileWriterFactory,
+                writers,
                 outputFileFactory,
                 targetFileSizeBytes,
+                opened,
                 mode,
                 deleteProjection(),
-                tracksKeys() ? keyTracking() : null);
+                tracksKeys() ? keyTracking(writers, opened) : null);
     }
 
-    private DeltaTaskWriter.KeyTracking keyTracking() {
+    private DeltaTaskWriter.KeyTracking keyTracking(
+            FileWriterFactory<RowData> writers, OpenedFiles opened) {
         String directory =
                 spillDirectory != null ? spillDirectory : System.getProperty("java.io.tmpdir");
         return new DeltaTaskWriter.KeyTracking(
                 new EqualityKeyBytes(flinkType, keyPositions()),
                 new SupersededRows(keyTrackingMemory, Paths.get(directory)),
-                new WrittenRowDeletes(
-                        table, fileWriterFactory, outputFileFactory, writeProperties));
+                new WrittenRowDeletes(table, writers, outputFileFactory, writeProperties, opened));
     }
 
     private RowDataFileWriterFactory buildFileWriterFactory() {

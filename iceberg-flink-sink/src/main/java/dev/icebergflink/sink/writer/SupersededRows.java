@@ -27,12 +27,16 @@ import java.util.function.LongConsumer;
  * superseded, and the writer deletes it by position. A change here is an insert ({@link #written})
  * or a retraction ({@link #retracted}).
  *
- * <p>Entries are buffered in memory up to a budget; then they are sorted by key hash (ties keep
- * arrival order) and spilled as one run to a file in the spill directory. At the end the runs are
- * merged by key hash and run (so arrival order holds across runs), and the keys of one hash are
- * told apart by their bytes; only the keys of one hash value are held at a time. Memory in use
- * stays under the budget plus the merge's read buffers; spill files are removed when the merge is
- * done and on {@link #close}.
+ * <p>Entries are buffered in memory up to a budget; then they are sorted by key hash, keys of one
+ * hash by their bytes, and each key's entries in arrival order, and spilled as one run to a file in
+ * the spill directory. At the end the runs are merged in the same order (ties between runs go to
+ * the earlier run, so arrival order holds across runs): every key's entries then come one after the
+ * other, and grouping them compares each entry with the one before only. Many keys that share one
+ * hash (a hash is 32 bits; keys can be made to collide on purpose) therefore cost a comparison sort
+ * of those keys, never a comparison of every pair, and the grouping holds one key, not every key of
+ * a hash. Memory in use stays under the budget plus the merge's read buffers; spill files stay
+ * listed until merged, and are removed when the merge is done and on {@link #close} (also after a
+ * failed merge).
  *
  * <p>Not thread-safe; one instance serves one writer and one checkpoint.
  */
@@ -49,6 +53,9 @@ final class SupersededRows implements Closeable {
 
     /** Bits of the key hash sorted per radix pass: three passes cover the 32 bits. */
     private static final int RADIX_BITS = 11;
+
+    /** Groups of entries of one hash up to this size are sorted by insertion. */
+    private static final int INSERTION_SORT_MAX = 16;
 
     private static final int INITIAL_ENTRIES = 1024;
     private static final int SPILL_BUFFER = 64 * 1024;
@@ -70,6 +77,8 @@ final class SupersededRows implements Closeable {
     private int count;
     private long recorded;
     private int spilledRuns;
+    private long comparisons;
+    private long largestGroupBytes;
     private boolean resolved;
 
     /**
@@ -113,6 +122,16 @@ final class SupersededRows implements Closeable {
                 + (long) Long.BYTES * sortKeys.length;
     }
 
+    /** Comparisons of two keys' bytes so far (tests of the work bound). */
+    long keyComparisons() {
+        return comparisons;
+    }
+
+    /** The most bytes of keys the grouping of {@link #resolve} held at once (tests). */
+    long largestGroupBytes() {
+        return largestGroupBytes;
+    }
+
     /** Runs spilled so far, including those already merged and removed (tests). */
     int spilledRuns() {
         return spilledRuns;
@@ -129,7 +148,7 @@ final class SupersededRows implements Closeable {
         resolved = true;
         KeyGroup group = new KeyGroup(superseded);
         if (runs.isEmpty()) {
-            sortByHash();
+            sortEntries();
             int first = 0;
             while (first < count) {
                 int hash = (int) (sortKeys[first] >>> 32);
@@ -150,9 +169,9 @@ final class SupersededRows implements Closeable {
             if (count > 0) {
                 spill();
             }
-            List<Path> merged = new ArrayList<>(runs);
+            // the runs stay listed until merged: if the merge fails, close() removes them
+            merge(new ArrayList<>(runs), group);
             runs.clear();
-            merge(merged, group);
         }
         release();
     }
@@ -229,7 +248,7 @@ final class SupersededRows implements Closeable {
 
     /** Sorts the buffered entries and writes them as one run; empties the buffer. */
     private void spill() throws IOException {
-        sortByHash();
+        sortEntries();
         try (RunWriter out = newRun()) {
             for (int i = 0; i < count; i++) {
                 long sortKey = sortKeys[i];
@@ -256,6 +275,87 @@ final class SupersededRows implements Closeable {
             }
             runs.removeAll(merged);
         }
+    }
+
+    /**
+     * Orders the buffered entries by key hash, the keys of one hash by their bytes and each key's
+     * entries by arrival: the order of a run.
+     */
+    private void sortEntries() {
+        sortByHash();
+        int first = 0;
+        while (first < count) {
+            int hash = (int) (sortKeys[first] >>> 32);
+            int end = first + 1;
+            while (end < count && (int) (sortKeys[end] >>> 32) == hash) {
+                end++;
+            }
+            if (end - first > 1) {
+                sortByKey(first, end);
+            }
+            first = end;
+        }
+    }
+
+    /**
+     * Sorts {@code sortKeys[from, to)}, entries of one hash, by key bytes, then arrival: a merge
+     * sort (insertion sort for small ranges) through {@code sortScratch}, whose work grows as n log
+     * n however many keys share the hash.
+     */
+    private void sortByKey(int from, int to) {
+        if (to - from <= INSERTION_SORT_MAX) {
+            for (int i = from + 1; i < to; i++) {
+                long entry = sortKeys[i];
+                int j = i - 1;
+                while (j >= from && compareEntries(sortKeys[j], entry) > 0) {
+                    sortKeys[j + 1] = sortKeys[j];
+                    j--;
+                }
+                sortKeys[j + 1] = entry;
+            }
+            return;
+        }
+        int middle = (from + to) >>> 1;
+        sortByKey(from, middle);
+        sortByKey(middle, to);
+        if (compareEntries(sortKeys[middle - 1], sortKeys[middle]) <= 0) {
+            return;
+        }
+        System.arraycopy(sortKeys, from, sortScratch, from, middle - from);
+        int left = from;
+        int right = middle;
+        int out = from;
+        while (left < middle && right < to) {
+            if (compareEntries(sortScratch[left], sortKeys[right]) <= 0) {
+                sortKeys[out++] = sortScratch[left++];
+            } else {
+                sortKeys[out++] = sortKeys[right++];
+            }
+        }
+        System.arraycopy(sortScratch, left, sortKeys, out, middle - left);
+    }
+
+    /** Orders two buffered entries (sort keys) by key bytes, then arrival. */
+    private int compareEntries(long a, long b) {
+        int entryA = (int) a;
+        int entryB = (int) b;
+        int startA = offsets[entryA];
+        int startB = offsets[entryB];
+        int order =
+                compareKeys(
+                        arena,
+                        startA,
+                        offsets[entryA + 1] - Long.BYTES,
+                        arena,
+                        startB,
+                        offsets[entryB + 1] - Long.BYTES);
+        return order != 0 ? order : Integer.compare(entryA, entryB);
+    }
+
+    /** Compares two keys' bytes, unsigned and lexicographically (a prefix comes first). */
+    private int compareKeys(byte[] a, int aFrom, int aTo, byte[] b, int bFrom, int bTo) {
+        comparisons++;
+        return Arrays.compareUnsigned(a, aFrom, aTo, b, bFrom, bTo);
     }
 
     /**
@@ -308,17 +408,12 @@ final class SupersededRows implements Closeable {
     }
 
     /**
-     * Merges {@code merged} by key hash, then run: every key's entries reach {@code out} in arrival
-     * order. Removes the merged runs.
+     * Merges {@code merged} by key hash, key bytes, then run: every key's entries reach {@code out}
+     * one after the other, in arrival order. Removes the merged runs once merged.
      */
-    private static void merge(List<Path> merged, EntrySink out) throws IOException {
+    private void merge(List<Path> merged, EntrySink out) throws IOException {
         PriorityQueue<RunReader> heads =
-                new PriorityQueue<>(
-                        Math.max(1, merged.size()),
-                        (a, b) ->
-                                a.hash != b.hash
-                                        ? Integer.compare(a.hash, b.hash)
-                                        : Integer.compare(a.run, b.run));
+                new PriorityQueue<>(Math.max(1, merged.size()), this::compareHeads);
         List<RunReader> readers = new ArrayList<>();
         try {
             for (int run = 0; run < merged.size(); run++) {
@@ -343,6 +438,14 @@ final class SupersededRows implements Closeable {
         for (Path run : merged) {
             Files.deleteIfExists(run);
         }
+    }
+
+    private int compareHeads(RunReader a, RunReader b) {
+        if (a.hash != b.hash) {
+            return Integer.compare(a.hash, b.hash);
+        }
+        int order = compareKeys(a.key, 0, a.keyLength, b.key, 0, b.keyLength);
+        return order != 0 ? order : Integer.compare(a.run, b.run);
     }
 
     private void release() {
@@ -385,16 +488,17 @@ final class SupersededRows implements Closeable {
     }
 
     /**
-     * The keys of one hash value, each with the location of its last written row not yet followed
-     * by another change; a key's next change supersedes that row.
+     * The key of the entries seen last, with the location of its last written row not yet followed
+     * by another change: the key's next change supersedes that row. Entries come grouped by key, so
+     * one key is all it holds.
      */
-    private static final class KeyGroup implements EntrySink {
+    private final class KeyGroup implements EntrySink {
         private final LongConsumer superseded;
+        private boolean started;
         private int hash;
-        private int size;
-        private byte[][] keys = new byte[4][];
-        private int[] keyLengths = new int[4];
-        private long[] pending = new long[4];
+        private byte[] key = new byte[16];
+        private int keyLength;
+        private long pending;
 
         private KeyGroup(LongConsumer superseded) {
             this.superseded = superseded;
@@ -402,36 +506,28 @@ final class SupersededRows implements Closeable {
 
         @Override
         public void accept(int entryHash, byte[] bytes, int start, int length, long location) {
-            if (size == 0 || entryHash != hash) {
-                hash = entryHash;
-                size = 0;
-            }
-            for (int slot = 0; slot < size; slot++) {
-                if (keyLengths[slot] == length
-                        && Arrays.equals(keys[slot], 0, length, bytes, start, start + length)) {
-                    if (pending[slot] != RETRACTION) {
-                        superseded.accept(pending[slot]);
-                    }
-                    pending[slot] = location;
-                    return;
+            if (started
+                    && entryHash == hash
+                    && compareKeys(key, 0, keyLength, bytes, start, start + length) == 0) {
+                if (pending != RETRACTION) {
+                    superseded.accept(pending);
                 }
+                pending = location;
+                return;
             }
-            if (size == keys.length) {
-                keys = Arrays.copyOf(keys, size * 2);
-                keyLengths = Arrays.copyOf(keyLengths, size * 2);
-                pending = Arrays.copyOf(pending, size * 2);
+            started = true;
+            hash = entryHash;
+            if (key.length < length) {
+                key = new byte[Math.max(length, key.length * 2)];
             }
-            if (keys[size] == null || keys[size].length < length) {
-                keys[size] = new byte[Math.max(length, 16)];
-            }
-            System.arraycopy(bytes, start, keys[size], 0, length);
-            keyLengths[size] = length;
-            pending[size] = location;
-            size++;
+            largestGroupBytes = Math.max(largestGroupBytes, key.length);
+            System.arraycopy(bytes, start, key, 0, length);
+            keyLength = length;
+            pending = location;
         }
     }
 
-    /** Takes entries in (hash, arrival) order. */
+    /** Takes entries in (hash, key bytes, arrival) order. */
     private interface EntrySink {
         void accept(int hash, byte[] bytes, int start, int length, long location)
                 throws IOException;

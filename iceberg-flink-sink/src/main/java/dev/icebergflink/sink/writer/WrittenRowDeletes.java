@@ -1,12 +1,10 @@
 package dev.icebergflink.sink.writer;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -40,6 +38,7 @@ final class WrittenRowDeletes {
             positionDeletes;
     private final boolean useDeletionVectors;
     private final OutputFileFactory fileFactory;
+    private final OpenedFiles opened;
     // created with the first delete, so that a checkpoint without superseded rows writes no Puffin
     // file
     private DVFileWriter deletionVectors;
@@ -50,9 +49,11 @@ final class WrittenRowDeletes {
             Table table,
             FileWriterFactory<RowData> writerFactory,
             OutputFileFactory fileFactory,
-            Map<String, String> writeProperties) {
+            Map<String, String> writeProperties,
+            OpenedFiles opened) {
         this.spec = table.spec();
         this.fileFactory = fileFactory;
+        this.opened = opened;
         this.useDeletionVectors = TableUtil.formatVersion(table) >= 3;
         if (useDeletionVectors) {
             this.positionDeletes = null;
@@ -82,7 +83,8 @@ final class WrittenRowDeletes {
         if (useDeletionVectors) {
             if (deletionVectors == null) {
                 // the data files are new in this commit, so none has earlier deletes to merge
-                deletionVectors = new BaseDVFileWriter(fileFactory, path -> null);
+                deletionVectors =
+                        new BaseDVFileWriter(() -> opened.newOutputFile(fileFactory), path -> null);
             }
             deletionVectors.delete(file.location(), position, spec, file.partition());
         } else {
@@ -105,16 +107,15 @@ final class WrittenRowDeletes {
         return positionDeletes.results();
     }
 
-    /** Closes the delete writers whatever happens; returns the files they completed. */
-    List<DeleteFile> closeForAbort() {
-        List<DeleteFile> files = new ArrayList<>();
+    /**
+     * Closes the delete writers whatever happens; their files, finished or not, are deleted by the
+     * task writer, which recorded them when they were opened.
+     */
+    void closeForAbort() {
         try {
-            for (DeleteWriteResult result : results()) {
-                files.addAll(result.deleteFiles());
-            }
+            results();
         } catch (IOException | RuntimeException e) {
-            // unfinished files were never completed; nothing to return for them
+            // the task writer deletes every file it opened
         }
-        return files;
     }
 }

@@ -179,6 +179,70 @@ class SupersededRowsTest {
         assertThat(spillFiles()).isEmpty();
     }
 
+    @ParameterizedTest(name = "memory={0}")
+    @ValueSource(longs = {LARGE, 16 * 1024})
+    void thousandsOfKeysOfOneHashAreGroupedInLinearithmicWorkAndBoundedMemory(long memory)
+            throws IOException {
+        byte[][] keys = keysOfOneHash(12);
+        int n = keys.length;
+        try (SupersededRows rows = new SupersededRows(memory, spill)) {
+            // every key twice, the second pass in reverse order; every tenth key then retracted
+            for (int i = 0; i < n; i++) {
+                rows.written(keys[i], keys[i].length, i);
+            }
+            for (int i = n - 1; i >= 0; i--) {
+                rows.written(keys[i], keys[i].length, n + i);
+            }
+            for (int i = 0; i < n; i += 10) {
+                rows.retracted(keys[i], keys[i].length);
+            }
+            TreeSet<Long> expected = new TreeSet<>();
+            for (long i = 0; i < n; i++) {
+                expected.add(i);
+                if (i % 10 == 0) {
+                    expected.add(n + i);
+                }
+            }
+            assertThat(resolve(rows)).containsExactlyElementsOf(expected);
+            long entries = rows.recorded();
+            int log2 = 64 - Long.numberOfLeadingZeros(entries);
+            // comparing every pair of keys of the hash would take about entries^2 / 4
+            assertThat(rows.keyComparisons()).isLessThanOrEqualTo(4 * entries * log2);
+            // the grouping holds one key at a time, not every key of the hash
+            assertThat(rows.largestGroupBytes()).isLessThanOrEqualTo(2L * keys[0].length);
+            if (memory == LARGE) {
+                assertThat(rows.spilledRuns()).isZero();
+            } else {
+                assertThat(rows.spilledRuns()).isGreaterThan(5);
+            }
+        }
+        assertThat(spillFiles()).isEmpty();
+    }
+
+    @Test
+    void aFailedFinalMergeLeavesNoSpillFileAfterClose() throws IOException {
+        SupersededRows rows = new SupersededRows(SMALL, spill);
+        for (long id = 0; id < 3000; id++) {
+            rows.written(key(id % 1000), 8, id);
+        }
+        assertThat(rows.spilledRuns()).isGreaterThan(10);
+        assertThat(spillFiles()).isNotEmpty();
+        long[] reported = new long[1];
+        assertThatThrownBy(
+                        () ->
+                                rows.resolve(
+                                        location -> {
+                                            if (++reported[0] == 100) {
+                                                throw new IllegalStateException(
+                                                        "writing the position delete failed");
+                                            }
+                                        }))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("writing the position delete failed");
+        rows.close();
+        assertThat(spillFiles()).isEmpty();
+    }
+
     @Test
     void misuseIsRefused() throws IOException {
         assertThatThrownBy(() -> new SupersededRows(1023, spill))
@@ -214,6 +278,30 @@ class SupersededRowsTest {
 
     private static byte[] key(long id) {
         return ByteBuffer.allocate(8).putLong(id).array();
+    }
+
+    /**
+     * {@code 2^blocks} distinct keys of {@code 2 * blocks} bytes with one hash, by construction:
+     * the hash starts as a polynomial of the bytes with base 31, in which the two-byte blocks
+     * {@code "Aa"} and {@code "BB"} weigh the same (31 * 65 + 97 = 31 * 66 + 66), so every sequence
+     * of such blocks has the same hash.
+     */
+    private static byte[][] keysOfOneHash(int blocks) {
+        byte[][] keys = new byte[1 << blocks][];
+        for (int k = 0; k < keys.length; k++) {
+            byte[] key = new byte[2 * blocks];
+            for (int b = 0; b < blocks; b++) {
+                boolean aa = (k >>> b & 1) == 0;
+                key[2 * b] = (byte) (aa ? 'A' : 'B');
+                key[2 * b + 1] = (byte) (aa ? 'a' : 'B');
+            }
+            keys[k] = key;
+        }
+        int hash = SupersededRows.hash(keys[0], keys[0].length);
+        for (byte[] key : keys) {
+            assertThat(SupersededRows.hash(key, key.length)).isEqualTo(hash);
+        }
+        return keys;
     }
 
     /** Two different 4-byte keys whose hashes are equal, found by a birthday search. */

@@ -129,6 +129,23 @@ public record CatalogSettings(
                         catalogProperties.put(key, value);
                     }
                 });
+        String credentialSecret = options.get(FlinkCatalogOptions.CREDENTIAL_SECRET.key());
+        if (credentialSecret != null) {
+            String credential = options.get(FlinkCatalogOptions.ICEBERG_CREDENTIAL);
+            if (credential != null && !credential.equals(credentialSecret)) {
+                throw new ValidationException(
+                        String.format(
+                                "Catalog '%s': '%s' and '%s' are both set, to different values"
+                                        + " (not shown); they are the same OAuth2 credential."
+                                        + " Set only '%s', whose value Flink hides in its own"
+                                        + " messages.",
+                                catalogName,
+                                FlinkCatalogOptions.CREDENTIAL_SECRET.key(),
+                                FlinkCatalogOptions.ICEBERG_CREDENTIAL,
+                                FlinkCatalogOptions.CREDENTIAL_SECRET.key()));
+            }
+            catalogProperties.put(FlinkCatalogOptions.ICEBERG_CREDENTIAL, credentialSecret);
+        }
         return new CatalogSettings(
                 catalogName,
                 impl == null ? type : null,

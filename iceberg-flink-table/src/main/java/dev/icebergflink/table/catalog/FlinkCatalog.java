@@ -4,6 +4,7 @@ import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.table.FlinkDynamicTableFactory;
+import dev.icebergflink.table.QueryPaths;
 import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.metadata.MetadataTables;
 import dev.icebergflink.util.ContextClassLoaders;
@@ -101,16 +102,27 @@ public class FlinkCatalog extends AbstractCatalog {
     private final CatalogSettings settings;
     private final CatalogLoader loader;
     private final DatabaseMapping databases;
+    private final boolean allowQueryPaths;
 
     private Catalog original;
     private Catalog catalog;
     private SupportsNamespaces namespaces;
 
     public FlinkCatalog(CatalogSettings settings, CatalogLoader loader) {
+        this(settings, loader, true);
+    }
+
+    /**
+     * @param allowQueryPaths false when the deployment forbids statements to choose paths ({@code
+     *     table.exec.iceberg.allow-query-paths}): {@code CREATE TABLE} and {@code ALTER TABLE ...
+     *     SET} then may not set a table location or path properties
+     */
+    public FlinkCatalog(CatalogSettings settings, CatalogLoader loader, boolean allowQueryPaths) {
         super(settings.catalogName(), settings.defaultDatabase());
         this.settings = settings;
         this.loader = loader;
         this.databases = new DatabaseMapping(settings.baseNamespace());
+        this.allowQueryPaths = allowQueryPaths;
     }
 
     /** The loader of the Iceberg catalog behind this Flink catalog; it may hold secrets. */
@@ -510,6 +522,9 @@ public class FlinkCatalog extends AbstractCatalog {
     public void createTable(ObjectPath tablePath, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {
         requireOpen();
+        if (!allowQueryPaths) {
+            QueryPaths.rejectTablePaths(qualifiedName(tablePath), table.getOptions().keySet());
+        }
         TableDefinitions.NewTable newTable =
                 TableDefinitions.toNewTable(qualifiedName(tablePath), table);
         if (namespaces != null && !databaseExists(tablePath.getDatabaseName())) {
@@ -563,6 +578,14 @@ public class FlinkCatalog extends AbstractCatalog {
             throw e;
         }
         checkIsTable(tablePath, newTable);
+        if (!allowQueryPaths) {
+            QueryPaths.rejectTablePaths(
+                    qualifiedName(tablePath),
+                    tableChanges.stream()
+                            .filter(TableChange.SetOption.class::isInstance)
+                            .map(change -> ((TableChange.SetOption) change).getKey())
+                            .toList());
+        }
         try {
             TableChangeApplier.apply(qualifiedName(tablePath), table, tableChanges);
         } catch (ValidationException e) {
@@ -592,6 +615,19 @@ public class FlinkCatalog extends AbstractCatalog {
         checkIsTable(tablePath, newTable);
         CatalogTable current = TableDefinitions.toCatalogTable(table);
         CatalogTable desired = (CatalogTable) newTable;
+        if (!allowQueryPaths) {
+            QueryPaths.rejectTablePaths(
+                    qualifiedName(tablePath),
+                    desired.getOptions().entrySet().stream()
+                            .filter(
+                                    option ->
+                                            !option.getValue()
+                                                    .equals(
+                                                            current.getOptions()
+                                                                    .get(option.getKey())))
+                            .map(Map.Entry::getKey)
+                            .toList());
+        }
         if (desired instanceof ResolvedCatalogTable resolved) {
             TableDefinitions.checkPhysicalOnly(
                     qualifiedName(tablePath), resolved.getResolvedSchema());

@@ -1,6 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.CatalogLoader;
+import dev.icebergflink.table.QueryPaths;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
@@ -45,10 +46,12 @@ public class FlinkCatalogFactory implements CatalogFactory {
 
     @Override
     public Catalog createCatalog(Context context) {
+        QueryPaths.checkCatalogOptions(
+                context.getName(), context.getOptions(), context.getConfiguration());
         CatalogSettings settings = CatalogSettings.parse(context.getName(), context.getOptions());
         Configuration hadoopConf = CatalogHadoopConf.build(settings, context.getConfiguration());
         CatalogLoader loader = createCatalogLoader(settings, hadoopConf);
-        return new FlinkCatalog(settings, loader);
+        return new FlinkCatalog(settings, loader, QueryPaths.allowed(context.getConfiguration()));
     }
 
     /**

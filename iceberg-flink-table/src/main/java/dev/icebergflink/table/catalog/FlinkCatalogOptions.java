@@ -14,12 +14,12 @@ import org.apache.flink.table.factories.FactoryUtil;
  * documentation is generated from them) and so that one place says which keys are ours and which
  * pass through to the Iceberg catalog.
  *
- * <p>The pass-through rule (DESIGN §8): a key that is not one of {@link #ALL} is handed to the
- * Iceberg catalog unchanged (for example {@code io-impl}, {@code s3.endpoint}, {@code jdbc.user},
- * {@code credential}), because custom catalogs and FileIOs take arbitrary properties. Keys that
- * start with one of {@link #RESERVED_PREFIXES} are ours and must be known, and a key within two
- * edits of one of our longer keys (such as {@code default-databse}) is taken for a misspelling;
- * both fail with a {@code ValidationException} that lists the valid keys.
+ * <p>The pass-through rule: a key that is not one of {@link #ALL} is handed to the Iceberg catalog
+ * unchanged (for example {@code io-impl}, {@code s3.endpoint}, {@code jdbc.user}, {@code
+ * credential}), because custom catalogs and FileIOs take arbitrary properties. Keys that start with
+ * one of {@link #RESERVED_PREFIXES} are ours and must be known, and a key within two edits of one
+ * of our longer keys (such as {@code default-databse}) is taken for a misspelling; both fail with a
+ * {@code ValidationException} that lists the valid keys.
  */
 public final class FlinkCatalogOptions {
 
@@ -154,6 +154,29 @@ public final class FlinkCatalogOptions {
                                     + " lives: with 'a.b', the database 'db' is the namespace"
                                     + " 'a.b.db'.");
 
+    /** Iceberg's catalog property of the REST catalog's OAuth2 client credential. */
+    public static final String ICEBERG_CREDENTIAL = "credential";
+
+    /**
+     * Iceberg's {@code credential} under a key whose value Flink hides: Flink masks the values of
+     * keys containing {@code secret} (also {@code password}, {@code token} and a few more) in its
+     * own messages, such as the option listing of a failed {@code CREATE CATALOG}, but not {@code
+     * credential}.
+     */
+    public static final ConfigOption<String> CREDENTIAL_SECRET =
+            ConfigOptions.key("credential-secret")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The REST catalog's OAuth2 client credential, 'client_id:client_secret'"
+                                    + " (or only the secret): the same value as Iceberg's catalog"
+                                    + " property 'credential', which it is passed on as. Prefer"
+                                    + " this key: Flink hides the values of keys containing"
+                                    + " 'secret' in its own messages (e.g. the options it lists"
+                                    + " when creating a catalog fails), but shows 'credential'"
+                                    + " as it is. Setting both keys to different values is an"
+                                    + " error.");
+
     /** Every option this factory knows. */
     public static final List<ConfigOption<?>> ALL =
             List.of(
@@ -169,7 +192,8 @@ public final class FlinkCatalogOptions {
                     HIVE_CONF_DIR,
                     HADOOP_CONF_DIR,
                     DEFAULT_DATABASE,
-                    BASE_NAMESPACE);
+                    BASE_NAMESPACE,
+                    CREDENTIAL_SECRET);
 
     /**
      * The options that only configure the Flink side and are not handed to the Iceberg catalog.
@@ -188,7 +212,8 @@ public final class FlinkCatalogOptions {
                     HIVE_CONF_DIR.key(),
                     HADOOP_CONF_DIR.key(),
                     DEFAULT_DATABASE.key(),
-                    BASE_NAMESPACE.key());
+                    BASE_NAMESPACE.key(),
+                    CREDENTIAL_SECRET.key());
 
     /** Key prefixes that belong to this factory: such keys must be one of {@link #ALL}. */
     public static final List<String> RESERVED_PREFIXES = List.of("catalog-", "cache-", "cache.");

@@ -84,7 +84,8 @@ class FlinkCatalogFactoryTest {
                 .contains(
                         "type, base-namespace, cache-enabled, cache.case-sensitive,"
                                 + " cache.expiration-interval-ms, catalog-impl, catalog-type,"
-                                + " clients, default-database, hadoop-conf-dir, hive-conf-dir,"
+                                + " clients, credential-secret, default-database, hadoop-conf-dir,"
+                                + " hive-conf-dir,"
                                 + " property-version, uri, warehouse");
     }
 
@@ -202,6 +203,57 @@ class FlinkCatalogFactoryTest {
                 assertThat(cause.getMessage()).doesNotContain("SuperSecret");
             }
         }
+    }
+
+    /**
+     * Flink lists the options of a catalog whose creation failed, hiding only keys with words such
+     * as {@code secret}, {@code password} or {@code token}: Iceberg's {@code credential} shows, the
+     * same value under {@code credential-secret} does not, and still reaches Iceberg as {@code
+     * credential}.
+     */
+    @Test
+    void theCredentialUnderCredentialSecretIsHiddenByFlinkAndPassedOnAsCredential() {
+        Map<String, String> options = hadoopOptions();
+        options.put("credential-secret", "client:SuperSecret7");
+        CatalogLoader loader = ((FlinkCatalog) create(options)).catalogLoader();
+        assertThat(loader.properties())
+                .containsEntry("credential", "client:SuperSecret7")
+                .doesNotContainKey("credential-secret");
+
+        options.put("cache.expiration-interval-ms", "soon");
+        Throwable hidden = catchCreate(options);
+        assertThat(fullText(hidden)).contains("credential-secret").doesNotContain("SuperSecret7");
+
+        options.remove("credential-secret");
+        options.put("credential", "client:SuperSecret8");
+        assertThat(fullText(catchCreate(options)))
+                .as("Flink's own listing shows 'credential' (why the other key exists)")
+                .contains("SuperSecret8");
+    }
+
+    @Test
+    void credentialAndCredentialSecretMustNotDisagree() {
+        Map<String, String> options = hadoopOptions();
+        options.put("credential-secret", "client:SuperSecret7");
+        options.put("credential", "client:SuperSecret7");
+        assertThat(((FlinkCatalog) create(options)).catalogLoader().properties())
+                .containsEntry("credential", "client:SuperSecret7");
+
+        options.put("credential", "client:OtherSecret");
+        // our message names both keys and neither value (Flink's own listing around it shows
+        // 'credential', which the user set here, and hides 'credential-secret')
+        assertValidation(options)
+                .contains("'credential-secret' and 'credential' are both set, to different values")
+                .doesNotContain("SuperSecret7")
+                .doesNotContain("OtherSecret");
+        assertThat(fullText(catchCreate(options))).doesNotContain("SuperSecret7");
+    }
+
+    /** Every message of the chain and its stack trace text, as a user or a log would see it. */
+    private static String fullText(Throwable error) {
+        java.io.StringWriter text = new java.io.StringWriter();
+        error.printStackTrace(new java.io.PrintWriter(text));
+        return text.toString();
     }
 
     // ------------------------------------------------------------------ helpers
