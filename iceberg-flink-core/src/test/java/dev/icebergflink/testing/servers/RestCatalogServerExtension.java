@@ -1,12 +1,17 @@
 package dev.icebergflink.testing.servers;
 
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -16,6 +21,7 @@ import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTCatalogServlet;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -40,10 +46,15 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>{@link #RestCatalogServerExtension(Supplier)} changes the backend, e.g. a warehouse on HDFS or
  * S3 ({@code warehouse}, {@code io-impl}, ...); the supplier runs at each start, so it may use
  * other fixtures registered before this one.
+ *
+ * <p>{@link #withRequestFilter(Filter)} puts a servlet filter in front of the catalog servlet, so a
+ * test can make the real server misbehave on chosen requests (answer an error instead of
+ * committing, or commit and then answer an error) without replacing it.
  */
 public final class RestCatalogServerExtension extends ServerExtension {
 
     private final Supplier<Map<String, String>> backendOverrides;
+    private final List<Filter> requestFilters = new ArrayList<>();
     private Path directory;
     private String warehouse;
     private Catalog backend;
@@ -61,6 +72,15 @@ public final class RestCatalogServerExtension extends ServerExtension {
      */
     public RestCatalogServerExtension(Supplier<Map<String, String>> backendOverrides) {
         this.backendOverrides = backendOverrides;
+    }
+
+    /**
+     * Adds a servlet filter that sees every request before the catalog servlet (in the order
+     * added), from the next start on.
+     */
+    public RestCatalogServerExtension withRequestFilter(Filter filter) {
+        requestFilters.add(filter);
+        return this;
     }
 
     /** A new backend in a new temporary directory, served over HTTP. */
@@ -92,6 +112,9 @@ public final class RestCatalogServerExtension extends ServerExtension {
         jetty.addConnector(connector);
         ServletContextHandler context =
                 new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
+        for (Filter filter : requestFilters) {
+            context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
+        }
         context.addServlet(
                 new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(backend))), "/*");
         jetty.setHandler(context);
