@@ -41,6 +41,7 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -226,7 +227,40 @@ class ExactlyOnceSoakITCase {
 
         assertThat(injected.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(FAULTS);
         assertExactAppend(appendRows);
-        assertExactUpsert(upsertRows);
+        assertExactUpsert(upsertRows, ROWS);
+    }
+
+    /**
+     * A job restored from a savepoint whose remaining input ends before the restored run's first
+     * checkpoint must still finish, with the exact content.
+     *
+     * <p>Disabled: open bug found by the soak. At the end of input the writers' results reach the
+     * sink's aggregation labelled checkpoint 1 (Flink labels end-of-input results with the last
+     * checkpoint id the writer operator knows, which comes from the restore only when its task has
+     * state to restore), the aggregation rejects them ("received writer results for checkpoint 1
+     * after it had emitted checkpoint N; the sink needs aligned checkpoints") and the job restarts
+     * from the same savepoint forever. Enable it with the fix.
+     */
+    @Test
+    @Disabled(
+            "open bug: a restored job whose input ends before its first checkpoint never finishes")
+    void aJobRestoredShortlyBeforeItsEndOfInputFinishes() throws Exception {
+        TableIdentifier table = TableIdentifier.of("soak", "end_of_input_rows");
+        long rows = 4_000;
+        createNamespaceIfMissing();
+        createUpsertTable(table);
+        String job = submit("upsert", table, null, ROWS_PER_SECOND, rows);
+        Instant deadline = Instant.now().plus(STEP_DEADLINE);
+        while (currentSnapshot(table) == null && Instant.now().isBefore(deadline)) {
+            Thread.sleep(200); // polling interval; the condition is the first commit
+        }
+        assertThat(currentSnapshot(table)).as("a first commit").isNotNull();
+        String savepoint = stopWithSavepoint(job);
+
+        // Unthrottled: the rest of the input ends within the first checkpoint interval.
+        String resumed = submit("upsert", table, savepoint, 0, rows);
+        awaitState(resumed, Set.of("FINISHED"), Instant.now().plus(Duration.ofMinutes(3)));
+        assertExactUpsert(readByLong(table, "key"), rows);
     }
 
     // ---------------------------------------------------------------- faults
@@ -312,14 +346,15 @@ class ExactlyOnceSoakITCase {
             throws Exception {
         CompletableFuture<String> append =
                 CompletableFuture.supplyAsync(
-                        () -> submit("append", APPEND, appendSavepoint, rate));
+                        () -> submit("append", APPEND, appendSavepoint, rate, ROWS));
         CompletableFuture<String> upsert =
                 CompletableFuture.supplyAsync(
-                        () -> submit("upsert", UPSERT, upsertSavepoint, rate));
+                        () -> submit("upsert", UPSERT, upsertSavepoint, rate, ROWS));
         return List.of(append.get(), upsert.get());
     }
 
-    private String submit(String mode, TableIdentifier table, String savepoint, int rate) {
+    private String submit(
+            String mode, TableIdentifier table, String savepoint, int rate, long rows) {
         List<String> cli = new ArrayList<>(List.of("run", "-d"));
         if (savepoint != null) {
             cli.addAll(List.of("-s", savepoint));
@@ -330,7 +365,7 @@ class ExactlyOnceSoakITCase {
                         "--catalog-uri", REST.uri(),
                         "--table", table.toString(),
                         "--mode", mode,
-                        "--rows", Long.toString(ROWS),
+                        "--rows", Long.toString(rows),
                         "--keys", Long.toString(KEYS),
                         "--rows-per-second", Integer.toString(rate),
                         "--checkpoint-interval-ms", "1000",
@@ -439,8 +474,7 @@ class ExactlyOnceSoakITCase {
     // ---------------------------------------------------------------- tables
 
     private static void createTables() {
-        ((SupportsNamespaces) REST.backend())
-                .createNamespace(Namespace.of("soak"), new HashMap<>());
+        createNamespaceIfMissing();
         Schema append =
                 new Schema(
                         Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -452,6 +486,17 @@ class ExactlyOnceSoakITCase {
                         append,
                         PartitionSpec.builderFor(append).identity("part").build(),
                         Map.of("format-version", "2"));
+        createUpsertTable(UPSERT);
+    }
+
+    private static void createNamespaceIfMissing() {
+        SupportsNamespaces namespaces = (SupportsNamespaces) REST.backend();
+        if (!namespaces.namespaceExists(Namespace.of("soak"))) {
+            namespaces.createNamespace(Namespace.of("soak"), new HashMap<>());
+        }
+    }
+
+    private static void createUpsertTable(TableIdentifier id) {
         Schema upsert =
                 new Schema(
                         List.of(
@@ -461,10 +506,7 @@ class ExactlyOnceSoakITCase {
                         Set.of(1));
         REST.backend()
                 .createTable(
-                        UPSERT,
-                        upsert,
-                        PartitionSpec.unpartitioned(),
-                        Map.of("format-version", "2"));
+                        id, upsert, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
     }
 
     /** The rows the table's current snapshot holds (Iceberg's {@code total-records}). */
@@ -532,7 +574,7 @@ class ExactlyOnceSoakITCase {
                 });
     }
 
-    private static void assertExactUpsert(Map<Long, List<Record>> rows) {
+    private static void assertExactUpsert(Map<Long, List<Record>> rows, long total) {
         List<Long> lost = new ArrayList<>();
         for (long key = 0; key < KEYS; key++) {
             if (!rows.containsKey(key)) {
@@ -546,7 +588,7 @@ class ExactlyOnceSoakITCase {
         Map<Long, String> stale = new HashMap<>();
         rows.forEach(
                 (key, records) -> {
-                    long last = key + KEYS * ((ROWS - 1 - key) / KEYS);
+                    long last = key + KEYS * ((total - 1 - key) / KEYS);
                     Record record = records.get(0);
                     if (!Long.valueOf(last).equals(record.getField("version"))
                             || !("v-" + last).equals(record.getField("payload"))) {
