@@ -40,7 +40,12 @@ public final class CommitFaultFilter implements Filter {
         /** Answer 500 without applying the commit. */
         REJECT_WITH_500,
         /** Apply the commit, then answer 504 (the client never sees the success). */
-        APPLY_THEN_504
+        APPLY_THEN_504,
+        /**
+         * Apply the commit, then answer 429 (too many requests): Iceberg's REST client sends the
+         * same commit again by itself, which then conflicts with the commit it already made.
+         */
+        APPLY_THEN_429
     }
 
     private static final Pattern COMMIT =
@@ -96,6 +101,12 @@ public final class CommitFaultFilter implements Filter {
             return;
         }
         out.reset();
+        if (fault.fault == Fault.APPLY_THEN_429) {
+            sendError(out, 429, "TooManyRequestsException", "injected: commit applied, then 429");
+            fault.injected.complete(
+                    "commit to " + key + " applied, then answered 429 (the client retries it)");
+            return;
+        }
         sendError(out, 504, "GatewayTimeoutException", "injected: commit applied, answer lost");
         fault.injected.complete("commit to " + key + " applied, then answered 504");
     }
