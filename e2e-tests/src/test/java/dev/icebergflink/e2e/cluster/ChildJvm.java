@@ -112,6 +112,20 @@ public final class ChildJvm {
         }
     }
 
+    /**
+     * Kills the process at once (SIGKILL: no shutdown hooks, nothing flushed, as when a machine or
+     * container dies) and waits until it is gone; a no-op when not running.
+     */
+    public synchronized void kill(Duration timeout) throws InterruptedException {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        process.destroyForcibly();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException(name + " (pid " + process.pid() + ") survived SIGKILL");
+        }
+    }
+
     /** The file holding the process's standard output and error. */
     public Path outputFile() {
         return outputFile;

@@ -58,6 +58,7 @@ public final class FlinkSessionCluster
     private FlinkDistribution distribution;
     private ChildJvm jobManager;
     private ChildJvm taskManager;
+    private final Map<String, List<List<String>>> resourceParams = new LinkedHashMap<>();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -130,9 +131,11 @@ public final class FlinkSessionCluster
             throw new IllegalStateException(
                     "The cluster is already started in " + distribution.home());
         }
+        Map<String, String> config = new LinkedHashMap<>(extraConfig);
+        lateConfig.forEach(entries -> config.putAll(entries.get()));
         distribution =
                 FlinkDistribution.create(
-                        home, placement, extraConfig, hadoopConfDir.get(), libJars.get());
+                        home, placement, config, hadoopConfDir.get(), libJars.get());
         try {
             jobManager = startProcess("jobmanager", JOB_MANAGER, "GET_JM_RESOURCE_PARAMS");
             taskManager = startProcess("taskmanager", TASK_MANAGER, "GET_TM_RESOURCE_PARAMS");
@@ -159,6 +162,66 @@ public final class FlinkSessionCluster
         }
     }
 
+    /**
+     * Kills the JobManager process with SIGKILL (no orderly shutdown). With high availability
+     * configured ({@link #config}), {@link #restartJobManager()} brings up a new one that recovers
+     * the running jobs.
+     *
+     * @return the pid of the killed process
+     */
+    public synchronized long killJobManager() throws InterruptedException {
+        long pid = jobManager.pid();
+        jobManager.kill(Duration.ofSeconds(30));
+        return pid;
+    }
+
+    /**
+     * Starts a new JobManager process on the same configuration (ports, HA store) after {@link
+     * #killJobManager()}, and waits until its REST API answers.
+     */
+    public synchronized void restartJobManager() throws Exception {
+        if (jobManager != null && jobManager.isAlive()) {
+            throw new IllegalStateException("The JobManager is still running");
+        }
+        jobManager = startProcess("jobmanager", JOB_MANAGER, "GET_JM_RESOURCE_PARAMS");
+        Instant deadline = Instant.now().plus(READY_DEADLINE);
+        IOException last = null;
+        while (Instant.now().isBefore(deadline)) {
+            if (!jobManager.isAlive()) {
+                throw new IllegalStateException("The new JobManager exited\n" + logTails(60));
+            }
+            try {
+                restGet("/overview");
+                return;
+            } catch (IOException notYet) {
+                last = notYet;
+            }
+            Thread.sleep(500); // polling interval; readiness is decided by the REST answer
+        }
+        throw new IllegalStateException(
+                "The new JobManager's REST API did not answer within " + READY_DEADLINE, last);
+    }
+
+    /**
+     * Kills the TaskManager process with SIGKILL (its tasks, their buffers and its local state are
+     * lost at once).
+     *
+     * @return the pid of the killed process
+     */
+    public synchronized long killTaskManager() throws InterruptedException {
+        long pid = taskManager.pid();
+        taskManager.kill(Duration.ofSeconds(30));
+        return pid;
+    }
+
+    /** Starts a new TaskManager process after {@link #killTaskManager()}; it registers itself. */
+    public synchronized void startTaskManager() throws Exception {
+        if (taskManager != null && taskManager.isAlive()) {
+            throw new IllegalStateException("The TaskManager is still running");
+        }
+        taskManager = startProcess("taskmanager", TASK_MANAGER, "GET_TM_RESOURCE_PARAMS");
+    }
+
     /** The distribution the cluster runs from (for the CLI and SQL client). */
     public FlinkDistribution distribution() {
         if (distribution == null) {
@@ -183,6 +246,22 @@ public final class FlinkSessionCluster
         if (response.statusCode() != 200) {
             throw new IOException(
                     "GET " + path + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
+    /** {@code POST <rest>/<path>} with a JSON body; returns the answer of a 200 or 202. */
+    public String restPost(String path, String json) throws IOException, InterruptedException {
+        HttpRequest request =
+                HttpRequest.newBuilder(URI.create(distribution().restUrl() + path))
+                        .timeout(Duration.ofSeconds(20))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json))
+                        .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200 && response.statusCode() != 202) {
+            throw new IOException(
+                    "POST " + path + " answered " + response.statusCode() + ": " + response.body());
         }
         return response.body();
     }
@@ -236,7 +315,11 @@ public final class FlinkSessionCluster
 
     private ChildJvm startProcess(String name, String mainClass, String resourceCommand)
             throws Exception {
-        List<List<String>> params = resourceParams(name, resourceCommand);
+        List<List<String>> params = resourceParams.get(name);
+        if (params == null) {
+            params = resourceParams(name, resourceCommand);
+            resourceParams.put(name, params);
+        }
         List<String> jvmArgs = new ArrayList<>(params.get(0));
         jvmArgs.addAll(distribution.jvmFlags(name));
         List<String> args =

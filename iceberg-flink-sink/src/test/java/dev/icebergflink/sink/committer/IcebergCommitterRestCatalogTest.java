@@ -97,7 +97,7 @@ class IcebergCommitterRestCatalogTest {
     @ParameterizedTest
     @EnumSource(
             value = Fault.class,
-            names = {"APPLY_THEN_CONFLICT", "APPLY_THEN_UNAVAILABLE"})
+            names = {"APPLY_THEN_409", "APPLY_THEN_429", "APPLY_THEN_503"})
     void aCommitTheServerAppliedButAnsweredWithAnErrorLandsOnce(Fault fault) throws Exception {
         try (IcebergCommitter committer = committer()) {
             assertThat(commit(committer, List.of(new TestingCommitRequest(committable(1, "f1")))))
@@ -163,7 +163,7 @@ class IcebergCommitterRestCatalogTest {
     @Test
     void aRefusedCommitIsRetriedAndLandsOnce() throws Exception {
         try (IcebergCommitter committer = committer()) {
-            REST.commitFaults().disturbNextCommits(Fault.REFUSE_UNAVAILABLE);
+            REST.commitFaults().disturbNextCommits(Fault.REFUSE_WITH_503);
             List<TestingCommitRequest> requests =
                     List.of(new TestingCommitRequest(committable(1, "f1")));
             List<TestingCommitRequest.Outcome> first = commit(committer, requests);
