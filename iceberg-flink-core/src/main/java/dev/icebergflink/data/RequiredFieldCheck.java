@@ -23,10 +23,10 @@ import org.apache.iceberg.types.Types;
  * <p>It exists because nothing else stops such a row. Flink enforces NOT NULL only on top-level
  * columns of SQL inserts ({@code table.exec.sink.not-null-enforcer}); it checks neither fields
  * nested in a ROW (or in the ROWs of an ARRAY or MAP) nor rows handed to the sink through the
- * DataStream API. Left alone, the file writers either fail with a bare {@code
- * NullPointerException} (Parquet, Avro) or write a file that breaks the table schema (ORC, which has
- * no required columns, stores the NULL); a Flink type that says NOT NULL even makes Flink read
- * whatever the null slot of a binary row holds.
+ * DataStream API. Left alone, the file writers either fail with a bare {@code NullPointerException}
+ * (Parquet, Avro) or write a file that breaks the table schema (ORC, which has no required columns,
+ * stores the NULL); a Flink type that says NOT NULL even makes Flink read whatever the null slot of
+ * a binary row holds.
  *
  * <p>Which fields need a look is decided once per writer, from the Iceberg schema: required fields
  * at any depth, the elements of lists whose elements are required, and the keys (always required in
