@@ -151,6 +151,47 @@ class RowDataFileWriterFactoryTest {
     @EnumSource(
             value = FileFormat.class,
             names = {"PARQUET", "ORC", "AVRO"})
+    void equalityDeleteWritersRejectANullInARequiredKeyColumn(FileFormat format) throws Exception {
+        Table table = createTable(format, 2);
+        RowDataFileWriterFactory factory =
+                RowDataFileWriterFactory.builderFor(table)
+                        .deleteFileFormat(format)
+                        .equalityFieldIds(1)
+                        .equalityDeleteRowSchema(SCHEMA.select("id"))
+                        .equalityDeleteFlinkType(
+                                RowType.of(new org.apache.flink.table.types.logical.BigIntType()))
+                        .build();
+        OutputFileFactory outputs = OutputFileFactory.builderFor(table, 1, 3L).build();
+        PartitionKey partition = new PartitionKey(SPEC, SCHEMA);
+        partition.set(0, "books");
+        partition.set(1, 0);
+        EqualityDeleteWriter<RowData> writer =
+                factory.newEqualityDeleteWriter(
+                        outputs.newOutputFile(SPEC, partition), SPEC, partition);
+        GenericRowData nullKey = new GenericRowData(1);
+        assertThatThrownBy(
+                        () -> {
+                            try (writer) {
+                                writer.write(nullKey);
+                            }
+                        })
+                .satisfies(
+                        e ->
+                                assertThat(
+                                                org.apache.flink.util.ExceptionUtils.findThrowable(
+                                                        e, IllegalArgumentException.class))
+                                        .hasValueSatisfying(
+                                                cause ->
+                                                        assertThat(cause)
+                                                                .hasMessageContaining("column 'id'")
+                                                                .hasMessageContaining(
+                                                                        "required (NOT NULL)")));
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = FileFormat.class,
+            names = {"PARQUET", "ORC", "AVRO"})
     void takesTheFormatFromTheTableProperty(FileFormat format) throws Exception {
         Table table = createTable(format, 2);
 

@@ -38,7 +38,8 @@ import org.apache.flink.table.factories.FactoryUtil;
  *
  * Keys with a reserved prefix ({@code catalog-}, {@code cache-}, {@code cache.}) must be known, and
  * a key within two edits of a known key is taken for a misspelling; both fail with a {@link
- * ValidationException} that lists the valid keys.
+ * ValidationException} that lists the valid keys. A pass-through key that looks like a misspelt
+ * Iceberg table property ({@link TablePropertyNames}) fails too, naming the property.
  */
 public final class ConnectorTableOptions {
 
@@ -178,6 +179,7 @@ public final class ConnectorTableOptions {
     private static void checkKeys(String tableName, Set<String> keys) {
         SortedSet<String> known = knownKeys();
         List<String> problems = new ArrayList<>();
+        List<String> passThrough = new ArrayList<>();
         for (String key : new TreeSet<>(keys)) {
             if (known.contains(key)) {
                 continue;
@@ -187,7 +189,14 @@ public final class ConnectorTableOptions {
                 problems.add("'" + key + "' (did you mean '" + close + "'?)");
             } else if (hasReservedPrefix(key)) {
                 problems.add("'" + key + "'");
+            } else {
+                passThrough.add(key);
             }
+        }
+        // Pass-through keys may become properties of a table created on first use (and are read
+        // as table properties): a misspelt Iceberg property name would do nothing.
+        if (problems.isEmpty()) {
+            TablePropertyNames.check("Table " + tableName, passThrough);
         }
         if (!problems.isEmpty()) {
             throw new ValidationException(

@@ -151,6 +151,7 @@ public final class IcebergTableSource
                         .tableLoader(loader)
                         .flinkConfig(flinkConfig)
                         .setAll(readOptions)
+                        .caseSensitive(matchExactly())
                         .project(icebergProjection)
                         .filters(filters)
                         .batchSize(
@@ -163,7 +164,10 @@ public final class IcebergTableSource
             builder.limit(hinted >= 0 ? Math.min(hinted, limit) : limit);
         }
         if (sourceWatermark && !readOptions.containsKey(FlinkReadOptions.WATERMARK_COLUMN.key())) {
-            builder.watermarkColumn(rowtimeColumn);
+            builder.watermarkColumn(
+                    DeclaredTypes.icebergColumn(
+                                    tableName, icebergSchema, rowtimeColumn, caseSensitive)
+                            .name());
         }
         try {
             return builder.build();
@@ -205,12 +209,27 @@ public final class IcebergTableSource
     private Schema icebergProjection(RowType produced) {
         List<Types.NestedField> columns = new ArrayList<>();
         for (String name : produced.getFieldNames()) {
-            columns.add(
-                    caseSensitive
-                            ? icebergSchema.findField(name)
-                            : icebergSchema.caseInsensitiveFindField(name));
+            columns.add(DeclaredTypes.icebergColumn(tableName, icebergSchema, name, caseSensitive));
         }
         return new Schema(columns);
+    }
+
+    /**
+     * Whether the source may match names case-sensitively: the projection always names the exact
+     * Iceberg columns, so only a pushed filter or a watermark column that matches its column only
+     * when case is ignored needs the case-insensitive mode. Matching exactly whenever possible
+     * keeps tables with columns that differ only by case readable (Iceberg cannot match their names
+     * ignoring case at all).
+     */
+    private boolean matchExactly() {
+        if (caseSensitive) {
+            return true;
+        }
+        String watermarkColumn = readOptions.get(FlinkReadOptions.WATERMARK_COLUMN.key());
+        if (watermarkColumn != null && icebergSchema.findField(watermarkColumn) == null) {
+            return false;
+        }
+        return filters.stream().allMatch(filter -> binds(filter, true));
     }
 
     @Override
@@ -243,8 +262,13 @@ public final class IcebergTableSource
     }
 
     private boolean binds(Expression expression) {
+        // Exact names first: binding ignoring case fails on columns that differ only by case.
+        return binds(expression, true) || (!caseSensitive && binds(expression, false));
+    }
+
+    private boolean binds(Expression expression, boolean exactly) {
         try {
-            Binder.bind(icebergSchema.asStruct(), expression, caseSensitive);
+            Binder.bind(icebergSchema.asStruct(), expression, exactly);
             return true;
         } catch (RuntimeException e) {
             return false;

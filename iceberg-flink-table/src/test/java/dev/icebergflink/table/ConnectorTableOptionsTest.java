@@ -93,6 +93,34 @@ class ConnectorTableOptionsTest {
     }
 
     @Test
+    void misspeltIcebergTablePropertiesFailNamingTheRealName() {
+        assertThatThrownBy(
+                        () ->
+                                ConnectorTableOptions.parse(
+                                        ID,
+                                        Map.of(
+                                                "connector", "iceberg",
+                                                "catalog-name", "c",
+                                                "catalog-type", "hadoop",
+                                                "warehouse", "file:///tmp/w",
+                                                "write.upsert.enabeld", "true")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining(
+                        "'write.upsert.enabeld' (did you mean 'write.upsert.enabled'?)");
+        ConnectorTableOptions.Parsed parsed =
+                ConnectorTableOptions.parse(
+                        ID,
+                        Map.of(
+                                "connector", "iceberg",
+                                "catalog-name", "c",
+                                "catalog-type", "hadoop",
+                                "warehouse", "file:///tmp/w",
+                                "write.upsert.enabled", "true",
+                                "owner", "data-team"));
+        assertThat(parsed.tableProperties()).containsEntry("write.upsert.enabled", "true");
+    }
+
+    @Test
     void hintsOfCatalogTablesAreTheOptionsThatAreNotTableProperties() {
         Map<String, String> tableOptions =
                 Map.of("write.format.default", "parquet", "format-version", "2");

@@ -1,6 +1,7 @@
 package dev.icebergflink.data.avro;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.RequiredFieldCheck;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -32,12 +33,14 @@ public final class FlinkAvroWriter implements MetricsAwareDatumWriter<RowData> {
 
     private final Schema schema;
     private final RowType rowType;
+    private final RequiredFieldCheck requiredFields;
     private org.apache.avro.Schema avroSchema;
     private ValueWriter<RowData> writer;
 
     private FlinkAvroWriter(Schema schema, RowType rowType) {
         this.schema = Objects.requireNonNull(schema, "Iceberg schema to write");
         this.rowType = rowType != null ? rowType : FlinkSchemaUtil.convert(schema);
+        this.requiredFields = RequiredFieldCheck.of(schema, this.rowType);
     }
 
     /**
@@ -66,11 +69,18 @@ public final class FlinkAvroWriter implements MetricsAwareDatumWriter<RowData> {
         }
     }
 
+    /**
+     * Encodes {@code row}.
+     *
+     * @throws IllegalArgumentException naming the column when the row holds a NULL in a required
+     *     field, before anything of the row is encoded
+     */
     @Override
     public void write(RowData row, Encoder encoder) throws IOException {
         if (writer == null) {
             throw new IllegalStateException("setSchema must be called before writing rows");
         }
+        requiredFields.check(row);
         writer.write(row, encoder);
     }
 

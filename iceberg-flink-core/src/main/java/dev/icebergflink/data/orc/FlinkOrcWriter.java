@@ -2,6 +2,7 @@ package dev.icebergflink.data.orc;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.FlinkTypeRoots;
+import dev.icebergflink.data.RequiredFieldCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -39,9 +40,12 @@ import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
 public final class FlinkOrcWriter implements OrcRowWriter<RowData> {
 
     private final FlinkOrcWriters.StructWriter rowWriter;
+    private final RequiredFieldCheck requiredFields;
 
-    private FlinkOrcWriter(FlinkOrcWriters.StructWriter rowWriter) {
+    private FlinkOrcWriter(
+            FlinkOrcWriters.StructWriter rowWriter, RequiredFieldCheck requiredFields) {
         this.rowWriter = rowWriter;
+        this.requiredFields = requiredFields;
     }
 
     /**
@@ -68,11 +72,19 @@ public final class FlinkOrcWriter implements OrcRowWriter<RowData> {
             }
         }
         return new FlinkOrcWriter(
-                (FlinkOrcWriters.StructWriter) structWriter(icebergSchema.asStruct(), rowType, ""));
+                (FlinkOrcWriters.StructWriter) structWriter(icebergSchema.asStruct(), rowType, ""),
+                RequiredFieldCheck.of(icebergSchema, rowType));
     }
 
+    /**
+     * Adds {@code row} to the batch.
+     *
+     * @throws IllegalArgumentException naming the column when the row holds a NULL in a required
+     *     field (ORC itself has no required columns and would store it)
+     */
     @Override
     public void write(RowData row, VectorizedRowBatch output) {
+        requiredFields.check(row);
         int rowId = output.size;
         output.size = rowId + 1;
         rowWriter.writeFields(rowId, row, output.cols);

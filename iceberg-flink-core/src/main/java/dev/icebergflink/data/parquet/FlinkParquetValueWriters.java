@@ -1,5 +1,6 @@
 package dev.icebergflink.data.parquet;
 
+import dev.icebergflink.data.RequiredFieldCheck;
 import java.math.BigDecimal;
 import java.util.Iterator;
 import java.util.List;
@@ -43,9 +44,16 @@ final class FlinkParquetValueWriters {
 
     private FlinkParquetValueWriters() {}
 
+    /**
+     * A writer of the fields of a row; {@code requiredFields}, when not null, is applied to each
+     * row before any of its values is written (the top-level row of a file checks its whole tree).
+     */
     static ParquetValueWriter<RowData> row(
-            Types.StructType struct, RowType rowType, List<ParquetValueWriter<?>> writers) {
-        return new RowDataWriter(struct, rowType, writers);
+            Types.StructType struct,
+            RowType rowType,
+            List<ParquetValueWriter<?>> writers,
+            RequiredFieldCheck requiredFields) {
+        return new RowDataWriter(struct, rowType, writers, requiredFields);
     }
 
     static ParquetValueWriter<ArrayData> array(
@@ -105,14 +113,30 @@ final class FlinkParquetValueWriters {
     /** Writes the fields of a {@link RowData}, read with getters built once from the row type. */
     private static final class RowDataWriter extends ParquetValueWriters.StructWriter<RowData> {
         private final RowData.FieldGetter[] getters;
+        private final RequiredFieldCheck requiredFields;
 
         private RowDataWriter(
-                Types.StructType struct, RowType rowType, List<ParquetValueWriter<?>> writers) {
+                Types.StructType struct,
+                RowType rowType,
+                List<ParquetValueWriter<?>> writers,
+                RequiredFieldCheck requiredFields) {
             super(struct, writers);
+            this.requiredFields =
+                    requiredFields != null && requiredFields.checksAnything()
+                            ? requiredFields
+                            : null;
             this.getters = new RowData.FieldGetter[rowType.getFieldCount()];
             for (int i = 0; i < getters.length; i++) {
                 getters[i] = RowData.createFieldGetter(rowType.getTypeAt(i), i);
             }
+        }
+
+        @Override
+        public void write(int repetitionLevel, RowData row) {
+            if (requiredFields != null) {
+                requiredFields.check(row);
+            }
+            super.write(repetitionLevel, row);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.icebergflink.data.parquet;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.RequiredFieldCheck;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.data.RowData;
@@ -57,7 +58,11 @@ public final class FlinkParquetWriters {
                         TypeWithSchemaVisitor.visit(
                                 icebergSchema.asStruct(),
                                 fileSchema,
-                                new WriteBuilder(fileSchema, engineType, flinkTypes));
+                                new WriteBuilder(
+                                        fileSchema,
+                                        engineType,
+                                        flinkTypes,
+                                        RequiredFieldCheck.of(icebergSchema, engineType)));
         return writer;
     }
 
@@ -65,11 +70,17 @@ public final class FlinkParquetWriters {
         private final MessageType fileSchema;
         private final RowType rootType;
         private final FlinkTypeIndex flinkTypes;
+        private final RequiredFieldCheck requiredFields;
 
-        private WriteBuilder(MessageType fileSchema, RowType rootType, FlinkTypeIndex flinkTypes) {
+        private WriteBuilder(
+                MessageType fileSchema,
+                RowType rootType,
+                FlinkTypeIndex flinkTypes,
+                RequiredFieldCheck requiredFields) {
             this.fileSchema = fileSchema;
             this.rootType = rootType;
             this.flinkTypes = flinkTypes;
+            this.requiredFields = requiredFields;
         }
 
         @Override
@@ -77,7 +88,7 @@ public final class FlinkParquetWriters {
                 Types.StructType struct,
                 MessageType message,
                 List<ParquetValueWriter<?>> fieldWriters) {
-            return structWriter(struct, message, rootType, fieldWriters);
+            return structWriter(struct, message, rootType, fieldWriters, requiredFields);
         }
 
         @Override
@@ -85,15 +96,21 @@ public final class FlinkParquetWriters {
                 Types.StructType struct,
                 GroupType group,
                 List<ParquetValueWriter<?>> fieldWriters) {
+            // Nested structs are covered by the check of the top-level row.
             return structWriter(
-                    struct, group, (RowType) flinkType(group.getId().intValue()), fieldWriters);
+                    struct,
+                    group,
+                    (RowType) flinkType(group.getId().intValue()),
+                    fieldWriters,
+                    null);
         }
 
         private ParquetValueWriter<?> structWriter(
                 Types.StructType struct,
                 GroupType group,
                 RowType rowType,
-                List<ParquetValueWriter<?>> fieldWriters) {
+                List<ParquetValueWriter<?>> fieldWriters,
+                RequiredFieldCheck rowCheck) {
             List<ParquetValueWriter<?>> writers = new ArrayList<>(fieldWriters.size());
             for (int i = 0; i < fieldWriters.size(); i++) {
                 org.apache.parquet.schema.Type fieldType = group.getType(i);
@@ -102,7 +119,7 @@ public final class FlinkParquetWriters {
                         ParquetValueWriters.option(
                                 fieldType, definitionLevel, fieldWriters.get(i)));
             }
-            return FlinkParquetValueWriters.row(struct, rowType, writers);
+            return FlinkParquetValueWriters.row(struct, rowType, writers, rowCheck);
         }
 
         @Override

@@ -80,7 +80,9 @@ class FlinkAvroFlinkTypesTest extends FormatFlinkTypesSuite {
                                         List.of(
                                                 GenericRowData.of(
                                                         1L, GenericRowData.of((Object) null)))))
-                .hasStackTraceContaining("Cannot write null into column 'inner.must'");
+                .hasStackTraceContaining(
+                        "NULL value in column 'inner.must', which the Iceberg table schema"
+                                + " declares required (NOT NULL)");
 
         assertThatThrownBy(
                         () ->
@@ -89,7 +91,9 @@ class FlinkAvroFlinkTypesTest extends FormatFlinkTypesSuite {
                                         schema,
                                         nullable,
                                         List.of(GenericRowData.of(null, null))))
-                .hasStackTraceContaining("Cannot write null into column 'id'");
+                .hasStackTraceContaining(
+                        "NULL value in column 'id', which the Iceberg table schema declares"
+                                + " required (NOT NULL)");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.table.TablePropertyNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -43,8 +44,9 @@ import org.apache.iceberg.types.Types;
  *       {@code cherry-pick-snapshot-id} roll back or cherry-pick a snapshot (not both at once).
  * </ul>
  *
- * Watermarks, computed and metadata columns, {@code DISTRIBUTED BY} and changes Iceberg cannot make
- * fail with a {@link ValidationException} that names the column or the change, before anything is
+ * Watermarks, computed and metadata columns, {@code DISTRIBUTED BY}, properties that look like
+ * misspelt Iceberg property names ({@link TablePropertyNames}) and changes Iceberg cannot make fail
+ * with a {@link ValidationException} that names the column or the change, before anything is
  * committed.
  */
 final class TableChangeApplier {
@@ -176,6 +178,9 @@ final class TableChangeApplier {
                     "set either '%s' or '%s', not both",
                     CURRENT_SNAPSHOT_ID, CHERRY_PICK_SNAPSHOT_ID);
         }
+        // Only keys being set: RESET of a misspelt key that is already stored must stay possible.
+        TablePropertyNames.check(
+                String.format("Cannot alter table '%s'", tableName), setProperties.keySet());
         Transaction transaction = table.newTransaction();
         try {
             if (!columnChanges.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.table.TablePropertyNames;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -34,9 +35,11 @@ import org.apache.iceberg.types.Types;
  *   <li>{@code PARTITIONED BY (a, b)} is identity partitioning on top-level columns; a table
  *       partitioned by any other transform shows no partition keys to Flink;
  *   <li>the table comment is the table property {@code comment};
- *   <li>{@code WITH} options are table properties, except {@code location} (the table location);
- *       Flink sees the properties plus {@code format-version} as options (so that {@code CREATE
- *       TABLE ... LIKE} copies the format version) but not the location (a copy must not share it);
+ *   <li>{@code WITH} options are table properties, except {@code location} (the table location); a
+ *       key that looks like a misspelt Iceberg property name is rejected ({@link
+ *       TablePropertyNames}); Flink sees the properties plus {@code format-version} as options (so
+ *       that {@code CREATE TABLE ... LIKE} copies the format version) but not the location (a copy
+ *       must not share it);
  *   <li>computed and metadata columns, watermarks, {@code DISTRIBUTED BY}, and a {@code connector}
  *       option are rejected: Iceberg cannot store them.
  * </ul>
@@ -153,6 +156,7 @@ final class TableDefinitions {
                             tableName, properties.get(CONNECTOR)));
         }
         String location = properties.remove(LOCATION);
+        TablePropertyNames.check(String.format("Cannot create '%s'", tableName), properties);
         String comment = catalogTable.getComment();
         if (comment != null && !comment.isEmpty()) {
             properties.put(COMMENT, comment);

@@ -72,23 +72,55 @@ public final class DeclaredTypes {
         List<RowType.RowField> fields = new ArrayList<>();
         for (RowType.RowField field : declared.getFields()) {
             Types.NestedField column =
-                    caseSensitive
-                            ? schema.findField(field.getName())
-                            : schema.caseInsensitiveFindField(field.getName());
-            if (column == null || schema.asStruct().field(column.fieldId()) == null) {
-                throw new ValidationException(
-                        String.format(
-                                "Table %s declares column '%s', which the Iceberg table does not"
-                                        + " have; its columns are %s",
-                                tableName,
-                                field.getName(),
-                                schema.columns().stream().map(Types.NestedField::name).toList()));
-            }
+                    icebergColumn(tableName, schema, field.getName(), caseSensitive);
             LogicalType actual = FlinkSchemaUtil.convert(column.type());
             conversion(tableName, field.getName(), field.getType(), actual);
             fields.add(new RowType.RowField(field.getName(), actual));
         }
         return new RowType(fields);
+    }
+
+    /**
+     * The top-level Iceberg column a declared column reads. A column of exactly that name wins,
+     * whatever {@code caseSensitive} says: Flink resolves names exactly, and a table may hold
+     * columns whose names differ only by case ({@code Name} and {@code name}). Only when no name
+     * matches exactly and {@code caseSensitive} is false is the one column matching ignoring case
+     * taken (a connector table may declare {@code NAME} for the Iceberg column {@code name}).
+     *
+     * @throws ValidationException naming the column when the table has no such column, or several
+     *     that match it ignoring case
+     */
+    public static Types.NestedField icebergColumn(
+            String tableName, Schema schema, String name, boolean caseSensitive) {
+        Types.NestedField exact = schema.asStruct().field(name);
+        if (exact != null) {
+            return exact;
+        }
+        List<Types.NestedField> matches = new ArrayList<>();
+        if (!caseSensitive) {
+            for (Types.NestedField column : schema.columns()) {
+                if (column.name().equalsIgnoreCase(name)) {
+                    matches.add(column);
+                }
+            }
+        }
+        if (matches.size() == 1) {
+            return matches.get(0);
+        }
+        List<String> columns = schema.columns().stream().map(Types.NestedField::name).toList();
+        if (matches.isEmpty()) {
+            throw new ValidationException(
+                    String.format(
+                            "Table %s declares column '%s', which the Iceberg table does not"
+                                    + " have; its columns are %s",
+                            tableName, name, columns));
+        }
+        throw new ValidationException(
+                String.format(
+                        "Table %s declares column '%s', which matches several Iceberg columns"
+                                + " when case is ignored (%s); declare the column with the exact"
+                                + " name of one of them",
+                        tableName, name, matches.stream().map(Types.NestedField::name).toList()));
     }
 
     /**

@@ -36,6 +36,29 @@ class DeclaredTypesTest {
                     Types.NestedField.optional(5, "amount", Types.DecimalType.of(10, 2)));
 
     @Test
+    void columnsDifferingOnlyByCaseResolveByExactNameWhateverTheCaseOption() {
+        Schema schema =
+                new Schema(
+                        Types.NestedField.optional(1, "Name", Types.StringType.get()),
+                        Types.NestedField.optional(2, "name", Types.StringType.get()),
+                        Types.NestedField.optional(3, "City", Types.StringType.get()));
+        for (boolean caseSensitive : new boolean[] {true, false}) {
+            assertThat(DeclaredTypes.icebergColumn("t", schema, "Name", caseSensitive).fieldId())
+                    .isEqualTo(1);
+            assertThat(DeclaredTypes.icebergColumn("t", schema, "name", caseSensitive).fieldId())
+                    .isEqualTo(2);
+        }
+        assertThat(DeclaredTypes.icebergColumn("t", schema, "CITY", false).fieldId()).isEqualTo(3);
+        assertThatThrownBy(() -> DeclaredTypes.icebergColumn("t", schema, "CITY", true))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("declares column 'CITY', which the Iceberg table does not");
+        assertThatThrownBy(() -> DeclaredTypes.icebergColumn("t", schema, "NAME", false))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("matches several Iceberg columns")
+                .hasMessageContaining("[Name, name]");
+    }
+
+    @Test
     void narrowerAndWiderDeclarationsConvertValues() {
         RowType declared =
                 RowType.of(
