@@ -1,6 +1,7 @@
 package dev.icebergflink.source.planning;
 
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
@@ -15,6 +16,7 @@ import org.apache.iceberg.TableMetadata;
  * {@code v2.metadata.json}, ... of the new table, and a read that only refreshed its table by name
  * would stall on the old metadata or plan snapshots and files of a table that no longer exists.
  */
+@Internal
 public final class TableIdentity {
 
     private TableIdentity() {}
