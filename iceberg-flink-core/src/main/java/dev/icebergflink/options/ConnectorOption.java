@@ -12,14 +12,14 @@ import org.apache.flink.configuration.description.HtmlFormatter;
 /**
  * Describes one connector option and every place its value may come from.
  *
- * <p>It exists so that the source, the sink and SQL resolve options the same way (DESIGN §5): an
- * option has a Flink {@link ConfigOption} (its key is the name used in builder {@code set(..)}
- * calls, SQL hints and {@code WITH} clauses; it carries the description and the default), an
- * optional Flink configuration key (for example {@code connector.iceberg.split-size}; options
- * without one are "option-only") and an optional Iceberg table property (for example {@code
- * read.split.target-size}). {@link OptionResolver} looks in that order: explicit, Flink
- * configuration, table property, default. All sources are parsed with the {@link ConfigOption}'s
- * type, by Flink's own parsers.
+ * <p>It exists so that the source, the sink and SQL resolve options the same way (the precedence is
+ * described in {@link OptionResolver}): an option has a Flink {@link ConfigOption} (its key is the
+ * name used in builder {@code set(..)} calls, SQL hints and {@code WITH} clauses; it carries the
+ * description and the default), an optional Flink configuration key (for example {@code
+ * connector.iceberg.split-size}; options without one are "option-only") and an optional Iceberg
+ * table property (for example {@code read.split.target-size}). {@link OptionResolver} looks in that
+ * order: explicit, Flink configuration, table property, default. All sources are parsed with the
+ * {@link ConfigOption}'s type, by Flink's own parsers.
  *
  * <p>Instances are immutable. The {@code valueType} given at creation is the Java class of the
  * option's values ({@code Integer.class}, {@code Duration.class}, an enum class, ...); it is used

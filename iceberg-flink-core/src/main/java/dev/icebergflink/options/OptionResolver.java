@@ -15,9 +15,9 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * Resolves connector options from their sources in the order of DESIGN §5: explicit (builder call,
- * SQL hint or {@code WITH} option), then Flink configuration, then Iceberg table property, then the
- * option's default.
+ * Resolves connector options from their sources in one order: explicit (builder call, SQL hint or
+ * {@code WITH} option), then Flink configuration, then Iceberg table property, then the option's
+ * default.
  *
  * <p>It exists so that the source, the sink and SQL apply one precedence rule and one parser. Every
  * value is parsed with the option's Flink {@link ConfigOption} (Flink's own parsers: durations like

@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * Finds explicit options whose keys no connector option knows: misspelt keys must fail loudly
- * instead of doing nothing (COMPATIBILITY §11, item 1).
+ * instead of doing nothing (a typo that is silently ignored leaves a job running with a default the
+ * user never chose).
  *
  * <p>Builders use {@link #checkKnownKeys}; the SQL layer uses {@link #unknownKeys} and {@link
  * #unknownKeysMessage} to raise its own {@code ValidationException} after removing the keys it

@@ -17,7 +17,8 @@ import org.apache.iceberg.TableProperties;
 
 /**
  * The write options of one sink, resolved against the job's Flink configuration and the table's
- * properties (option, Flink configuration, table property, default; COMPATIBILITY §1, §4).
+ * properties (option, Flink configuration, table property, default; the order and names of
+ * Iceberg's own connector, so that jobs port unchanged).
  *
  * <p>It exists so that the builder validates every option once, before the job runs, and the
  * writers get plain values: the file format, the target file size, the {@link #writeProperties()

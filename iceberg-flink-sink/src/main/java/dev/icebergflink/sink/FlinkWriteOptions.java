@@ -7,8 +7,8 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.iceberg.TableProperties;
 
 /**
- * The write options of the Iceberg sink (COMPATIBILITY §4), usable as builder {@code set(key,
- * value)} calls, SQL hints and {@code WITH} options.
+ * The write options of the Iceberg sink, with the names and meanings of Iceberg's own connector,
+ * usable as builder {@code set(key, value)} calls, SQL hints and {@code WITH} options.
  *
  * <p>It exists so that every write option has one described definition with its Flink configuration
  * key and table-property fallback; {@link FlinkWriteConf} resolves them in the order option, Flink

@@ -20,9 +20,10 @@ import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
 /**
- * The checks the sink builder runs before the job starts (issue 3): the input schema fits the
- * table, equality fields exist and can key deletes, upsert has what it needs, and a static
- * partition names identity partition columns. Every message names the column or option at fault.
+ * The checks the sink builder runs before the job starts, so that a misconfigured job fails at once
+ * instead of after writing files: the input schema fits the table, equality fields exist and can
+ * key deletes, upsert has what it needs, and a static partition names identity partition columns.
+ * Every message names the column or option at fault.
  */
 final class SinkValidation {
 

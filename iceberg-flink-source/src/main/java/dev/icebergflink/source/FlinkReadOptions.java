@@ -9,14 +9,14 @@ import org.apache.flink.configuration.ConfigOptions;
 import org.apache.iceberg.TableProperties;
 
 /**
- * The read options of the Iceberg source (COMPATIBILITY §2 and §3), with their names, Flink
- * configuration keys, table-property fallbacks and defaults.
+ * The read options of the Iceberg source, named and meant as in Iceberg's own connector, with their
+ * names, Flink configuration keys, table-property fallbacks and defaults.
  *
  * <p>It exists so that the builder ({@code IcebergSource.builder().set(key, value)}), SQL hints and
  * {@code WITH} options all accept the same keys and resolve them in the same order (explicit, Flink
- * configuration, table property, default; DESIGN §5). Options whose table property should win when
- * the user says nothing (the split-size family) deliberately have no default here: the source falls
- * back to Iceberg's own defaults after the table property.
+ * configuration, table property, default). Options whose table property should win when the user
+ * says nothing (the split-size family) deliberately have no default here: the source falls back to
+ * Iceberg's own defaults after the table property.
  */
 public final class FlinkReadOptions {
 

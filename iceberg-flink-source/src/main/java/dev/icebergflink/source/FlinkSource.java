@@ -15,7 +15,8 @@ import org.apache.iceberg.expressions.Expression;
 
 /**
  * A shortcut from an environment and a table to a {@code DataStream<RowData>}, for code written
- * against Iceberg's documented {@code FlinkSource} API (DESIGN §3):
+ * against Iceberg's documented {@code FlinkSource} API, so that code written for it ports by
+ * changing imports:
  *
  * <pre>{@code
  * DataStream<RowData> rows =

@@ -26,10 +26,10 @@ import org.apache.iceberg.types.Types;
  * The resolved and validated read configuration of one {@link IcebergSource}.
  *
  * <p>It exists so that builders (Java and SQL) only collect settings, while this class applies the
- * option precedence of DESIGN §5 once ({@link OptionResolver}: explicit, Flink configuration, table
- * property, default) and rejects contradictions with messages that name the options. Planning,
- * enumerators and readers read their settings from here. Immutable and serializable (it travels
- * inside the source to the JobManager and TaskManagers; it is never part of checkpointed state).
+ * option precedence once ({@link OptionResolver}: explicit, Flink configuration, table property,
+ * default) and rejects contradictions with messages that name the options. Planning, enumerators
+ * and readers read their settings from here. Immutable and serializable (it travels inside the
+ * source to the JobManager and TaskManagers; it is never part of checkpointed state).
  */
 public final class ScanContext implements Serializable {
 

@@ -1,7 +1,8 @@
 package dev.icebergflink.source;
 
 /**
- * Where a streaming {@link IcebergSource} starts reading (COMPATIBILITY §3, DESIGN §8).
+ * Where a streaming {@link IcebergSource} starts reading; the names of Iceberg's own connector,
+ * with the semantics of the user documentation.
  *
  * <p>It exists so that users choose the first data of an unbounded read explicitly. "Inclusive"
  * means that the rows appended by the start snapshot itself are read (the position starts at the

@@ -18,11 +18,11 @@ import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.factories.FactoryUtil;
 
 /**
- * The options of {@code CREATE TABLE t (...) WITH ('connector'='iceberg', ...)} tables
- * (COMPATIBILITY §7), split into what each part of the connector needs.
+ * The options of {@code CREATE TABLE t (...) WITH ('connector'='iceberg', ...)} tables (the options
+ * of Iceberg's own connector tables), split into what each part of the connector needs.
  *
  * <p>It exists to give the connector-table keys one described {@link ConfigOption} each and to
- * apply one rule to every key (DESIGN §8):
+ * apply one rule to every key:
  *
  * <ul>
  *   <li>{@code connector}, {@code catalog-name} (required), {@code catalog-database} (default: the

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reaches the Iceberg table behind a {@code 'connector'='iceberg'} table, creating its database and
- * the table on first use when they are missing (COMPATIBILITY §7).
+ * the table on first use when they are missing, as Iceberg's own connector tables do.
  *
  * <p>It exists so that the source and the sink find (or create) the table the same way. A created
  * table takes the declared physical columns (the primary key becomes its identifier fields), the

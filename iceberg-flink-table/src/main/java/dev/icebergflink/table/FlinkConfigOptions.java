@@ -5,8 +5,8 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
 /**
- * The {@code table.exec.iceberg.*} options of the SQL integration (COMPATIBILITY §5), set with
- * {@code SET 'key' = 'value'} or in the Flink configuration.
+ * The {@code table.exec.iceberg.*} options of the SQL integration, with the names of Iceberg's own
+ * connector, set with {@code SET 'key' = 'value'} or in the Flink configuration.
  *
  * <p>It exists so that every session-level switch of the Iceberg source and sink is one described
  * {@link ConfigOption} (reference documentation is generated from them). The planning worker pool

@@ -244,7 +244,7 @@ public final class IcebergTableSource
 
     /**
      * Accepts the filters {@link FlinkFilters} converts and that bind to the table schema; all
-     * filters stay with Flink as well (COMPATIBILITY §2).
+     * filters stay with Flink as well, as in Iceberg's own connector.
      */
     @Override
     public Result applyFilters(List<ResolvedExpression> flinkFilters) {

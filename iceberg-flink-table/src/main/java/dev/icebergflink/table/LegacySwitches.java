@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers the switches that ask Iceberg's own connector for its legacy source or sink ({@code
- * table.exec.iceberg.use-flip27-source}, {@code table.exec.iceberg.use-v2-sink}; DESIGN §8).
+ * table.exec.iceberg.use-flip27-source}, {@code table.exec.iceberg.use-v2-sink}).
  *
  * <p>It exists because this connector has only the FLIP-27 source and the Sink V2 sink: {@code
  * true} is accepted silently, {@code false} is accepted and logged once per JVM as a warning, so

@@ -22,7 +22,7 @@ import org.apache.flink.table.factories.FactoryUtil;
  * {@code WITH} options of connector tables), and how they are told apart from table properties.
  *
  * <p>It exists so that the catalog tables and the connector tables accept the same keys and fail
- * the same way on unknown ones (DESIGN §8). The engine options are the read options ({@link
+ * the same way on unknown ones. The engine options are the read options ({@link
  * FlinkReadOptions#ALL}), the write options ({@link FlinkWriteOptions#all()}), whatever {@link
  * #registerEngineOptions} adds, plus {@code scan.parallelism} and {@code sink.parallelism}.
  */

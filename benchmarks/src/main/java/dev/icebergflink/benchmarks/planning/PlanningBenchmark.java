@@ -28,8 +28,8 @@ import org.apache.iceberg.Table;
 
 /**
  * Measures how long the source takes to plan the splits of a table of many small data files, and
- * how large the enumerator's checkpointed state gets per pending split (issue 8's planning targets:
- * seconds for 100,000 files, well under 1 KB per pending split).
+ * how large the enumerator's checkpointed state gets per pending split (the targets: seconds for
+ * 100,000 files, well under 1 KB per pending split).
  *
  * <p>The table holds metadata-only files ({@link SyntheticDataFiles}) appended in ten commits. Each
  * run plans the table twice with the source's own {@link SplitPlanner}: {@code planning-bounded}

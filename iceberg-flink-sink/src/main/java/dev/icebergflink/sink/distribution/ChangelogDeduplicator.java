@@ -21,11 +21,12 @@ import org.apache.flink.types.RowKind;
  * only the net change per equality key and emits it just before the checkpoint barrier (in {@link
  * #prepareSnapshotPreBarrier}) and at the end of input.
  *
- * <p>It exists so that the writers need no map of the keys they wrote (COMPATIBILITY §11, item 3):
- * with at most one change per key per checkpoint, a writer can write the key's equality delete and
- * its new row into the same commit. The pending changes live in keyed state, so their memory is
- * governed by the state backend: with RocksDB they spill to disk. The state is empty at every
- * checkpoint (it is emitted and cleared before the barrier), so restores start empty.
+ * <p>It exists so that the writers need no map of the keys they wrote (such a map grows with every
+ * key of a checkpoint and is the memory problem of upsert writers that keep one): with at most one
+ * change per key per checkpoint, a writer can write the key's equality delete and its new row into
+ * the same commit. The pending changes live in keyed state, so their memory is governed by the
+ * state backend: with RocksDB they spill to disk. The state is empty at every checkpoint (it is
+ * emitted and cleared before the barrier), so restores start empty.
  *
  * <p>What is kept per key:
  *

@@ -6,9 +6,10 @@ import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.io.WriteResult;
 
 /**
- * The writer's metrics (DESIGN §5): {@code recordsWritten}, {@code bytesWritten} and {@code
- * filesWritten} counters on the sink writer's metric group, plus Flink's standard {@code
- * numRecordsSend}/{@code numBytesSend} counters that tools and {@code SinkTestSuiteBase} read.
+ * The writer's metrics, the ones operators watch to see a sink's throughput: {@code
+ * recordsWritten}, {@code bytesWritten} and {@code filesWritten} counters on the sink writer's
+ * metric group, plus Flink's standard {@code numRecordsSend}/{@code numBytesSend} counters that
+ * tools and {@code SinkTestSuiteBase} read.
  *
  * <p>Records count when handed to a file writer; bytes and files when the files of a checkpoint are
  * completed (Iceberg knows a file's size only once it is closed).

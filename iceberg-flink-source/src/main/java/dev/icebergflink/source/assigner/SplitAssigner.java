@@ -7,9 +7,9 @@ import java.util.Optional;
 /**
  * Decides which pending split a reader gets next.
  *
- * <p>It exists so that assignment order is a small swappable strategy (DESIGN §7): FIFO, by data
- * sequence number, or by split watermark. The enumerator calls it from the coordinator thread only;
- * implementations need not be thread-safe.
+ * <p>It exists so that assignment order is a small swappable strategy, as in Flink's own file
+ * source: FIFO, by data sequence number, or by split watermark. The enumerator calls it from the
+ * coordinator thread only; implementations need not be thread-safe.
  */
 public interface SplitAssigner {
 

@@ -5,9 +5,9 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
- * The enumerator's metrics (DESIGN §5): {@code assignedSplits} (counter), {@code pendingSplits}
- * (gauge) and {@code enumerationLagMs} (gauge: how far the planned position is behind the table
- * head, by commit time; 0 when caught up or bounded).
+ * The enumerator's metrics, the ones operators watch to see whether readers keep up: {@code
+ * assignedSplits} (counter), {@code pendingSplits} (gauge) and {@code enumerationLagMs} (gauge: how
+ * far the planned position is behind the table head, by commit time; 0 when caught up or bounded).
  */
 final class EnumeratorMetrics {
 

@@ -20,7 +20,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Versioned serializer of {@link IcebergEnumeratorState} (DESIGN §5: no Java serialization).
+ * Versioned serializer of {@link IcebergEnumeratorState} (a named, versioned format instead of Java
+ * serialization, so that every released format stays readable).
  *
  * <p>Version 1 layout: a position flag byte (0 = first round not done, 1 = position follows), then
  * the position as a nullable snapshot id and a nullable commit time (each a presence byte and a

@@ -4,9 +4,9 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Decides when a streaming enumerator skips a planning round because readers fall behind
- * (COMPATIBILITY §3): while the pending splits are at least the splits of the last three non-empty
- * rounds together, planning more would only grow the state.
+ * Decides when a streaming enumerator skips a planning round because readers fall behind (the rule
+ * of Iceberg's own connector): while the pending splits are at least the splits of the last three
+ * non-empty rounds together, planning more would only grow the state.
  *
  * <p>Rounds are recorded on the coordinator thread and read on the planning thread, so the methods
  * are synchronized.

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Plans the rounds of a streaming read: the first round applies the starting strategy, each later
- * round the appends committed after the last position (COMPATIBILITY §3, DESIGN §8).
+ * round the appends committed after the last position, as Iceberg's own connector does, starting
+ * where the user documentation says.
  *
  * <p>It exists to keep the discovery rules in one place, independent of Flink. A round covers at
  * most {@code max-planning-snapshot-count} snapshots of the head's ancestry (the branch head when
@@ -199,7 +200,7 @@ public final class ContinuousSplitPlanner {
         StreamingStartingStrategy strategy = context.startingStrategy();
         if (!context.startingStrategyExplicit()) {
             if (context.startSnapshotId() != null) {
-                // A bare start-snapshot-id is exclusive (DESIGN §8).
+                // A bare start-snapshot-id is exclusive, as the user documentation says.
                 Snapshot start = requireSnapshot(context.startSnapshotId(), head);
                 return planIncrement(SnapshotPosition.after(start), head, headTime, List.of());
             }

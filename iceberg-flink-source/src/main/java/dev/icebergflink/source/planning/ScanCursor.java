@@ -7,10 +7,10 @@ import java.util.Objects;
  * snapshot range) and how many of its splits were already handed to the enumerator.
  *
  * <p>It exists so that the enumerator checkpoints a small cursor instead of every split of a huge
- * initial scan (COMPATIBILITY §11 item 6). Planning a given scan is deterministic (the same
- * snapshot and options give the same split sequence), so a restore plans the scan again and skips
- * the first {@link #producedSplits()} splits; {@link #lastSplitId()} lets it check that the skipped
- * prefix ends where the checkpointed one did.
+ * initial scan (checkpoints of a state holding millions of splits are slow and large). Planning a
+ * given scan is deterministic (the same snapshot and options give the same split sequence), so a
+ * restore plans the scan again and skips the first {@link #producedSplits()} splits; {@link
+ * #lastSplitId()} lets it check that the skipped prefix ends where the checkpointed one did.
  *
  * @param kind what is scanned
  * @param fromSnapshotId for {@link Kind#APPENDS}: the exclusive start, or {@code null} for the

@@ -5,9 +5,9 @@ import org.apache.iceberg.Snapshot;
 /**
  * How far a source has consumed the table's history: the last snapshot whose appends are planned.
  *
- * <p>It exists as the enumerator's checkpointed position (DESIGN §4). A {@code null} {@link
- * #snapshotId()} means "nothing consumed yet": the next round plans every append from the oldest
- * ancestor of the head on.
+ * <p>It exists as the enumerator's checkpointed position: where the next planning round starts. A
+ * {@code null} {@link #snapshotId()} means "nothing consumed yet": the next round plans every
+ * append from the oldest ancestor of the head on.
  *
  * @param snapshotId the last consumed snapshot, or {@code null} before the first snapshot
  * @param timestampMillis that snapshot's commit time, or {@code null} with it

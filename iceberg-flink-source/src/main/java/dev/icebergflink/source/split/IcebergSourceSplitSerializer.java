@@ -26,13 +26,15 @@ import org.apache.iceberg.util.JsonUtil;
 
 /**
  * Versioned serializer of {@link IcebergSourceSplit}s, used for splits sent to readers and for
- * checkpointed split state (DESIGN §5: no Java serialization).
+ * checkpointed split state (a named, versioned format instead of Java serialization, so that every
+ * released format stays readable).
  *
- * <p>It exists to keep splits small (COMPATIBILITY §11, item 5): a split stores the id of its
- * schema and, per file, the id of its partition spec; the schema and specs themselves come from a
- * {@link SplitTableMetadata} (normally the table, loaded lazily and reloaded for ids created after
- * the job started). Data and delete files are written in Iceberg's JSON form ({@code
- * ContentFileParser}) plus their sequence numbers, residuals with {@link ExpressionParser}.
+ * <p>It exists to keep splits small (a split that embeds its schema and partition specs makes
+ * checkpoints of many pending splits large): a split stores the id of its schema and, per file, the
+ * id of its partition spec; the schema and specs themselves come from a {@link SplitTableMetadata}
+ * (normally the table, loaded lazily and reloaded for ids created after the job started). Data and
+ * delete files are written in Iceberg's JSON form ({@code ContentFileParser}) plus their sequence
+ * numbers, residuals with {@link ExpressionParser}.
  *
  * <p>Version 1 layout: split id (UTF), file offset (int), record offset (long), schema id (int),
  * file-task count (int), then per file task: the data file, its delete-file count (int) and delete

@@ -10,9 +10,10 @@ import org.apache.iceberg.Table;
  * Where a split serializer finds the table's schemas and partition specs.
  *
  * <p>It exists so that serialized splits refer to schemas and specs by id instead of repeating them
- * (COMPATIBILITY §11, item 5): the serializer writes ids, and on deserialization looks the objects
- * up here. Implementations must find ids created after the job started (a spec added by a
- * concurrent {@code ALTER TABLE}), typically by reloading the table when an id is missing.
+ * (embedding them in every split made checkpoints large): the serializer writes ids, and on
+ * deserialization looks the objects up here. Implementations must find ids created after the job
+ * started (a spec added by a concurrent {@code ALTER TABLE}), typically by reloading the table when
+ * an id is missing.
  */
 public interface SplitTableMetadata extends Serializable {
 

@@ -25,8 +25,8 @@ import org.apache.iceberg.TableUtil;
  * <p>It exists so that SQL users get a {@link ValidationException} naming the option or column at
  * fault before any job runs, and so that the table sink knows the write mode (upsert or not) when
  * the planner asks for its changelog mode. Write options come from hints and connector {@code WITH}
- * options ({@link FlinkWriteOptions}), then the Flink configuration, then table properties
- * (COMPATIBILITY §1, §4). {@code sink.parallelism} is accepted as another name of {@code
+ * options ({@link FlinkWriteOptions}), then the Flink configuration, then table properties (the
+ * order of Iceberg's own connector). {@code sink.parallelism} is accepted as another name of {@code
  * write-parallelism}.
  *
  * <p>Upsert in SQL keys rows by the table's {@code PRIMARY KEY}: it needs one, a format v2+ table,

@@ -5,7 +5,8 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 
 /**
- * Chooses the parallelism of a SQL Iceberg source (COMPATIBILITY §2, "Parallelism (batch)").
+ * Chooses the parallelism of a SQL Iceberg source, by the rules of Iceberg's own connector for
+ * batch reads.
  *
  * <p>It exists to keep the rule in one tested place: a {@code scan.parallelism} option wins; a
  * streaming read, or a bounded read with {@code table.exec.iceberg.infer-source-parallelism} off,
