@@ -123,7 +123,7 @@ class CatalogLoaderTest {
         TableIdentifier identifier = TableIdentifier.of(namespace, "t");
         try {
             assertThat(reader).isInstanceOf(RESTCatalog.class);
-            // A mutable map: the REST client rejects immutable ones (REAL-PARTS §3.4).
+            // A mutable map: the REST client rejects immutable ones.
             ((SupportsNamespaces) writer).createNamespace(namespace, new HashMap<>());
             TestingTables.append(writer.createTable(identifier, TestingTables.SCHEMA), 3, 4);
 
@@ -137,7 +137,7 @@ class CatalogLoaderTest {
 
     @Test
     void catalogIsBuiltEvenWhenTheContextClassLoaderCannotSeeIceberg() throws Exception {
-        // As in the SQL client with the connector given by -j / ADD JAR (COMPATIBILITY §11.7).
+        // As in the SQL client with the connector given by -j / ADD JAR.
         ClassLoader blind = new URLClassLoader(new URL[0], null);
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();

@@ -1,8 +1,8 @@
 package dev.icebergflink.options;
 
 /**
- * Where a connector option's value came from, in the order {@link OptionResolver} looks (DESIGN
- * §5). Used to tell users which setting to fix when a value is bad.
+ * Where a connector option's value came from, in the order {@link OptionResolver} looks. Used to
+ * tell users which setting to fix when a value is bad.
  */
 public enum OptionSource {
     /** A builder {@code set(..)} call, a SQL hint or a {@code WITH} option. */

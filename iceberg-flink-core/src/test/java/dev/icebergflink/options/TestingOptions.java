@@ -14,7 +14,7 @@ final class TestingOptions {
         RANGE
     }
 
-    /** No default, so that the table property can win (COMPATIBILITY §1). */
+    /** No default, so that the table property can win. */
     static final ConnectorOption<Long> SPLIT_SIZE =
             ConnectorOption.builder(
                             ConfigOptions.key("split-size")

@@ -40,8 +40,8 @@ import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.types.Types;
 
 /**
- * The "external system" of Flink's source test suite (REAL-PARTS §9): a path-based Hadoop table in
- * a temp directory, dropped in {@link #close()}. Each split writer appends one data file per {@code
+ * The "external system" of Flink's source test suite: a path-based Hadoop table in a temp
+ * directory, dropped in {@link #close()}. Each split writer appends one data file per {@code
  * writeRecords} call. Test data are {@code BinaryRowData} (what the collect sink returns) of {@code
  * (split int, id long, data string)}, seeded.
  */

@@ -12,7 +12,7 @@ import org.apache.flink.table.data.RowData;
 /**
  * Flink's own source test suite (single and multiple splits, savepoint, scale up and down, metrics,
  * idle readers, TaskManager failure), bounded and unbounded, against a Hadoop-table warehouse,
- * EXACTLY_ONCE only (REAL-PARTS §9).
+ * EXACTLY_ONCE only.
  */
 class IcebergSourceTestSuiteITCase extends SourceTestSuiteBase<RowData> {
 

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 /**
  * A Flink 2.1 distribution laid out for one test class, the way a user installs it: {@code
  * conf/config.yaml}, {@code conf/log4j.properties}, {@code lib/}, {@code opt/} and {@code log/},
- * with free ports on {@code 127.0.0.1} (REAL-PARTS §7.1).
+ * with free ports on {@code 127.0.0.1}.
  *
  * <p>Why it exists: every process of a test (JobManager, TaskManager, CLI, SQL client) must see the
  * same configuration and class path, and the one difference the tests are about is whether the
@@ -35,7 +35,7 @@ public final class FlinkDistribution {
         USER_JAR
     }
 
-    /** Flink's {@code env.java.opts.all} for Java 17 (REAL-PARTS §7.2). */
+    /** Flink's {@code env.java.opts.all} for Java 17. */
     private static final List<String> MODULE_FLAGS =
             List.of(
                     "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
@@ -245,7 +245,7 @@ public final class FlinkDistribution {
     private static final String LOG4J_PROPERTIES =
             String.join(
                     "\n",
-                    "# Written by the end-to-end tests: one file per process, appended (REAL-PARTS §7.1).",
+                    "# Written by the end-to-end tests: one file per process, appended.",
                     "monitorInterval = 0",
                     "rootLogger.level = INFO",
                     "rootLogger.appenderRef.file.ref = MainAppender",

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 /**
  * A real Flink 2.1 session cluster for one test class: a JobManager ({@code
  * StandaloneSessionClusterEntrypoint}) and a TaskManager ({@code TaskManagerRunner}) as separate
- * JVMs on {@code 127.0.0.1}, started from a {@link FlinkDistribution} (REAL-PARTS §7.2).
+ * JVMs on {@code 127.0.0.1}, started from a {@link FlinkDistribution}.
  *
  * <p>Why it exists: the bundle jar must be proven where users run it, beyond one JVM. Register it
  * as a static field ({@code @RegisterExtension static final FlinkSessionCluster CLUSTER =
@@ -334,7 +334,7 @@ public final class FlinkSessionCluster
         return distribution.environment(builder).build().start();
     }
 
-    /** Line 1: JVM memory flags; line 2: {@code -D} dynamic options (REAL-PARTS §7.2). */
+    /** Line 1: JVM memory flags; line 2: {@code -D} dynamic options. */
     private List<List<String>> resourceParams(String name, String command) throws Exception {
         ChildJvm utils =
                 distribution

@@ -12,8 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Flink's SQL client ({@code org.apache.flink.table.client.SqlClient}, what {@code
  * bin/sql-client.sh} runs) in embedded mode in a child JVM, running a script against a {@link
- * FlinkSessionCluster}: {@code SqlClient embedded [-i init.sql] [-j jar] -f script.sql} (REAL-PARTS
- * §8).
+ * FlinkSessionCluster}: {@code SqlClient embedded [-i init.sql] [-j jar] -f script.sql}.
  *
  * <p>Why it exists: {@code -j} and {@code ADD JAR} load the bundle through the user class loader,
  * the way the incumbent's runtime jar fails; only a real SQL client shows that ours does not.

@@ -21,9 +21,9 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 
 /**
- * A real HDFS on {@code 127.0.0.1} for tests (REAL-PARTS §5.1): Hadoop's {@link MiniDFSCluster}
- * (from {@code hadoop-client-minicluster}, where Hadoop's own Jetty is relocated) with one NameNode
- * and one DataNode in the test JVM, replication 1, in a fresh temporary directory.
+ * A real HDFS on {@code 127.0.0.1} for tests: Hadoop's {@link MiniDFSCluster} (from {@code
+ * hadoop-client-minicluster}, where Hadoop's own Jetty is relocated) with one NameNode and one
+ * DataNode in the test JVM, replication 1, in a fresh temporary directory.
  *
  * <p>Register it as {@code @RegisterExtension static final HdfsServerExtension HDFS = new
  * HdfsServerExtension();} (one cluster per test class; about 5 s to start, ~450 MB). Use {@link

@@ -25,9 +25,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A real PostgreSQL for tests (REAL-PARTS §4), for Iceberg's {@code JdbcCatalog}: every use of the
- * fixture (a test class when it is a {@code static} field) gets a fresh database with a unique
- * name, dropped again at the end, so runs never see each other's catalogs.
+ * A real PostgreSQL for tests, for Iceberg's {@code JdbcCatalog}: every use of the fixture (a test
+ * class when it is a {@code static} field) gets a fresh database with a unique name, dropped again
+ * at the end, so runs never see each other's catalogs.
  *
  * <p>The server is the one named by the environment variable {@value #URL_ENV} when it is set (a
  * JDBC URL {@code jdbc:postgresql://127.0.0.1:<port>/postgres}, user {@code postgres}, trust

@@ -26,9 +26,9 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * A real Iceberg REST catalog server on {@code 127.0.0.1} for tests (REAL-PARTS §3.2): Iceberg's
- * {@link RESTCatalogServlet} in an embedded Jetty 12 server, backed by a {@code JdbcCatalog} on a
- * sqlite file and a {@code file:} warehouse in a fresh temporary directory.
+ * A real Iceberg REST catalog server on {@code 127.0.0.1} for tests: Iceberg's {@link
+ * RESTCatalogServlet} in an embedded Jetty 12 server, backed by a {@code JdbcCatalog} on a sqlite
+ * file and a {@code file:} warehouse in a fresh temporary directory.
  *
  * <p>Register it as a static field ({@code @RegisterExtension static final
  * RestCatalogServerExtension REST = new RestCatalogServerExtension();}) for one server per test
@@ -37,8 +37,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *
  * <p>Clients connect with {@link #clientProperties()} ({@code uri}, plus nothing else). Client and
  * server share the local disk, so tables written through the client are readable by the server.
- * Pitfall (REAL-PARTS §3.4): Iceberg's REST client rejects immutable JDK maps as namespace
- * properties; pass {@link HashMap}s.
+ * Pitfall: Iceberg's REST client rejects immutable JDK maps as namespace properties; pass {@link
+ * HashMap}s.
  *
  * <p>{@link #commitFaults()} disturbs chosen table commits (applied but answered with an error, or
  * refused), for tests of commit retries.

@@ -22,9 +22,9 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * A real S3-compatible object store on {@code 127.0.0.1} for tests (REAL-PARTS §6): s3proxy 4.1.0
- * with its filesystem backend, run as a child JVM so that its many dependencies stay off the test
- * classpath. Objects are plain files under {@link #basedir()}{@code /<bucket>/<key>}.
+ * A real S3-compatible object store on {@code 127.0.0.1} for tests: s3proxy 4.1.0 with its
+ * filesystem backend, run as a child JVM so that its many dependencies stay off the test classpath.
+ * Objects are plain files under {@link #basedir()}{@code /<bucket>/<key>}.
  *
  * <p>The jar comes from {@code maven-dependency-plugin:copy} in the module that runs the tests; its
  * path arrives in the system property {@value #JAR_PROPERTY} (set by the surefire/failsafe

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The streaming starting strategies and discovery rules of COMPATIBILITY §3 and DESIGN §8, on real
- * tables: which rows each strategy reads first (inclusive or exclusive), how later rounds follow
- * appends, skip replace snapshots, and fail or skip overwrite/delete snapshots.
+ * The streaming starting strategies and discovery rules (Iceberg's own connector's, with the
+ * semantics of the user documentation), on real tables: which rows each strategy reads first
+ * (inclusive or exclusive), how later rounds follow appends, skip replace snapshots, and fail or
+ * skip overwrite/delete snapshots.
  */
 class ContinuousSplitPlannerTest {
 

@@ -121,7 +121,7 @@ class SplitPlannerTest {
         assertThat(rows(plan(Map.of("branch", "b"), List.of()))).isEqualTo(5);
         assertThat(rows(plan(Map.of("as-of-timestamp", "" + second.timestampMillis()), List.of())))
                 .isGreaterThanOrEqualTo(5);
-        // snapshot-id wins over tag and branch (COMPATIBILITY §2).
+        // snapshot-id wins over tag and branch.
         assertThat(
                         rows(
                                 plan(

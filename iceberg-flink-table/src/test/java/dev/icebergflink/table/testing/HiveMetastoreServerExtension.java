@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real Hive Metastore 2.3 for tests, in the test JVM, serving Thrift on {@code 127.0.0.1} with an
- * embedded Derby database in a fresh temporary directory (REAL-PARTS §2.3).
+ * embedded Derby database in a fresh temporary directory.
  *
  * <p>Register it as a static field ({@code @RegisterExtension static final
  * HiveMetastoreServerExtension HMS = new HiveMetastoreServerExtension();}) for one server per test
