@@ -136,21 +136,29 @@ class FixedJobIdRestoreITCase {
         return LongStream.range(from, to).boxed().collect(Collectors.toList());
     }
 
-    @Test
-    void restoringAnOlderSavepointAndStartingAfreshUnderTheSameJobIdLoseNothing() throws Exception {
-        String savepoint;
-        // submission 1: a few commits, then a savepoint (stop-with-savepoint commits up to it)
+    /**
+     * Runs a first submission (rows tagged "a") until the table has {@code commits} snapshots, then
+     * stops it with a savepoint, which commits everything up to it.
+     *
+     * @return the savepoint's location
+     */
+    private String firstSubmissionUntilSavepoint(int commits) throws Exception {
         try (MiniCluster cluster = cluster()) {
             cluster.submitJob(job("a", 60, null)).get();
-            await("two commits of the first submission", () -> commits() >= 2);
-            savepoint =
-                    cluster.stopWithSavepoint(
-                                    FIXED,
-                                    dir.resolve("savepoints").toUri().toString(),
-                                    false,
-                                    SavepointFormatType.CANONICAL)
-                            .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            await(commits + " commits of the first submission", () -> commits() >= commits);
+            return cluster.stopWithSavepoint(
+                            FIXED,
+                            dir.resolve("savepoints").toUri().toString(),
+                            false,
+                            SavepointFormatType.CANONICAL)
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
+    }
+
+    @Test
+    void restoringAnOlderSavepointAndStartingAfreshUnderTheSameJobIdLoseNothing() throws Exception {
+        // submission 1: a few commits, then a savepoint (stop-with-savepoint commits up to it)
+        String savepoint = firstSubmissionUntilSavepoint(2);
         int atSavepoint = SinkTestTables.rows(loader).size();
         assertThat(idsByTag()).containsOnlyKeys("a").containsEntry("a", range(0, atSavepoint));
 
@@ -202,18 +210,7 @@ class FixedJobIdRestoreITCase {
 
     @Test
     void aRestoredJobWhoseInputEndsBeforeItsFirstCheckpointFinishes() throws Exception {
-        String savepoint;
-        try (MiniCluster cluster = cluster()) {
-            cluster.submitJob(job("a", 60, null)).get();
-            await("three commits", () -> commits() >= 3);
-            savepoint =
-                    cluster.stopWithSavepoint(
-                                    FIXED,
-                                    dir.resolve("savepoints").toUri().toString(),
-                                    false,
-                                    SavepointFormatType.CANONICAL)
-                            .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        }
+        String savepoint = firstSubmissionUntilSavepoint(3);
         int atSavepoint = SinkTestTables.rows(loader).size();
         // the rest of the input ends long before the restored job's first checkpoint: the
         // writers' final results reach the aggregation labelled with the ids they know
