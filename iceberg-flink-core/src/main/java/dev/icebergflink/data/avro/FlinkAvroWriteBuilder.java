@@ -1,6 +1,5 @@
 package dev.icebergflink.data.avro;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
@@ -132,19 +131,7 @@ final class FlinkAvroWriteBuilder
             List<String> names,
             List<ValueWriter<?>> fieldWriters) {
         RowType rowType = (RowType) partner.flink();
-        List<org.apache.avro.Schema.Field> avroFields = record.getFields();
-        List<ValueWriter<?>> writers = new ArrayList<>(fieldWriters.size());
-        for (int i = 0; i < fieldWriters.size(); i++) {
-            String column =
-                    partner.path().isEmpty() ? names.get(i) : partner.path() + "." + names.get(i);
-            writers.add(
-                    guardRequired(
-                            "column '" + column + "'",
-                            avroFields.get(i).schema(),
-                            rowType.getTypeAt(i),
-                            fieldWriters.get(i)));
-        }
-        return FlinkValueWriters.row(writers, rowType.getChildren());
+        return FlinkValueWriters.row(fieldWriters, rowType.getChildren());
     }
 
     @Override
@@ -164,13 +151,7 @@ final class FlinkAvroWriteBuilder
             Partner partner, org.apache.avro.Schema array, ValueWriter<?> elementWriter) {
         org.apache.flink.table.types.logical.LogicalType elementType =
                 ((ArrayType) partner.flink()).getElementType();
-        return FlinkValueWriters.array(
-                guardRequired(
-                        "an element of list " + partner,
-                        array.getElementType(),
-                        elementType,
-                        elementWriter),
-                elementType);
+        return FlinkValueWriters.array(elementWriter, elementType);
     }
 
     @Override
@@ -179,19 +160,9 @@ final class FlinkAvroWriteBuilder
             org.apache.avro.Schema map,
             ValueWriter<?> keyWriter,
             ValueWriter<?> valueWriter) {
-        List<org.apache.avro.Schema.Field> keyValue = map.getElementType().getFields();
         org.apache.flink.table.types.logical.LogicalType keyType = flinkKeyType(partner);
         org.apache.flink.table.types.logical.LogicalType valueType = flinkValueType(partner);
-        return FlinkValueWriters.arrayMap(
-                guardRequired(
-                        "a key of map " + partner, keyValue.get(0).schema(), keyType, keyWriter),
-                keyType,
-                guardRequired(
-                        "a value of map " + partner,
-                        keyValue.get(1).schema(),
-                        valueType,
-                        valueWriter),
-                valueType);
+        return FlinkValueWriters.arrayMap(keyWriter, keyType, valueWriter, valueType);
     }
 
     @Override
@@ -199,12 +170,7 @@ final class FlinkAvroWriteBuilder
             Partner partner, org.apache.avro.Schema map, ValueWriter<?> valueWriter) {
         org.apache.flink.table.types.logical.LogicalType keyType = flinkKeyType(partner);
         org.apache.flink.table.types.logical.LogicalType valueType = flinkValueType(partner);
-        return FlinkValueWriters.map(
-                FlinkValueWriters.required("a key of map " + partner, FlinkValueWriters.strings()),
-                keyType,
-                guardRequired(
-                        "a value of map " + partner, map.getValueType(), valueType, valueWriter),
-                valueType);
+        return FlinkValueWriters.map(FlinkValueWriters.strings(), keyType, valueWriter, valueType);
     }
 
     @Override
@@ -313,18 +279,6 @@ final class FlinkAvroWriteBuilder
     }
 
     // ----------------------------------------------------------------- helpers
-
-    private static ValueWriter<?> guardRequired(
-            String description,
-            org.apache.avro.Schema avroSchema,
-            org.apache.flink.table.types.logical.LogicalType flinkType,
-            ValueWriter<?> writer) {
-        boolean avroOptional = avroSchema.getType() == org.apache.avro.Schema.Type.UNION;
-        if (!avroOptional && flinkType.isNullable()) {
-            return FlinkValueWriters.required(description, writer);
-        }
-        return writer;
-    }
 
     private static void requireMap(Partner partner) {
         LogicalTypeRoot root = partner.flink().getTypeRoot();

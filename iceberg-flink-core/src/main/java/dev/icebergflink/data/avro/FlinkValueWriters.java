@@ -70,14 +70,6 @@ final class FlinkValueWriters {
         return new DecimalWriter(column, precision, scale, fixedSize);
     }
 
-    /**
-     * Fails with a message naming {@code description} when a value is null, and otherwise
-     * delegates. It guards required Avro positions that a nullable Flink type could feed a null.
-     */
-    static <T> ValueWriter<T> required(String description, ValueWriter<T> writer) {
-        return new RequiredWriter<>(description, writer);
-    }
-
     /** Writes {@link ArrayData} as an Avro array. */
     static ValueWriter<ArrayData> array(ValueWriter<?> elementWriter, LogicalType elementType) {
         return new ArrayWriter(elementWriter, elementType);
@@ -237,25 +229,6 @@ final class FlinkValueWriters {
                 buffer[i] = fill;
             }
             System.arraycopy(bytes, 0, buffer, padding, bytes.length);
-        }
-    }
-
-    private static final class RequiredWriter<T> implements ValueWriter<T> {
-        private final String description;
-        private final ValueWriter<T> delegate;
-
-        private RequiredWriter(String description, ValueWriter<T> delegate) {
-            this.description = description;
-            this.delegate = delegate;
-        }
-
-        @Override
-        public void write(T value, Encoder encoder) throws IOException {
-            if (value == null) {
-                throw new IllegalArgumentException(
-                        "Cannot write null into " + description + ", which is required");
-            }
-            delegate.write(value, encoder);
         }
     }
 
