@@ -81,6 +81,15 @@ class IcebergCommitterTest {
         return factory.create(() -> table, owner, checkpoint, endOfInput, List.of(results));
     }
 
+    /** A committable of job {@code JOB} from state written before run ids existed. */
+    private IcebergCommittable fromOlderSink(long checkpoint, String file) {
+        return committable(
+                new CommitOwner(JOB, OP, ""),
+                checkpoint,
+                false,
+                data(dataFile(table, file, null, 1)));
+    }
+
     /** A committable of a later submission of job {@code JOB} (same job id, new run id). */
     private IcebergCommittable laterRun(long checkpoint, DataFile... files) {
         return committable(new CommitOwner(JOB, OP, RUN2), checkpoint, false, data(files));
@@ -670,22 +679,8 @@ class IcebergCommitterTest {
                 .set(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID, "100")
                 .commit();
         // committables restored from state written before run ids existed
-        CommitOwner withoutRun = new CommitOwner(JOB, OP, "");
         try (IcebergCommitter committer = committer(CommitMode.APPEND)) {
-            assertThat(
-                            outcomes(
-                                    commit(
-                                            committer,
-                                            committable(
-                                                    withoutRun,
-                                                    8,
-                                                    false,
-                                                    data(dataFile(table, "f8", null, 1))),
-                                            committable(
-                                                    withoutRun,
-                                                    9,
-                                                    false,
-                                                    data(dataFile(table, "f9", null, 1))))))
+            assertThat(outcomes(commit(committer, fromOlderSink(8, "f8"), fromOlderSink(9, "f9"))))
                     .containsExactly(ALREADY_COMMITTED, COMMITTED);
         }
         assertThat(liveDataFiles(table, "main"))
@@ -777,22 +772,13 @@ class IcebergCommitterTest {
                 .set(CommitSummaryKeys.OPERATOR_ID, OP)
                 .set(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID, "8")
                 .commit();
-        CommitOwner withoutRun = new CommitOwner(JOB, OP, "");
         try (IcebergCommitter committer = committer(CommitMode.APPEND)) {
             assertThat(
                             outcomes(
                                     commit(
                                             committer,
-                                            committable(
-                                                    withoutRun,
-                                                    8,
-                                                    false,
-                                                    data(dataFile(table, "dup8", null, 1))),
-                                            committable(
-                                                    withoutRun,
-                                                    9,
-                                                    false,
-                                                    data(dataFile(table, "f9", null, 1))))))
+                                            fromOlderSink(8, "dup8"),
+                                            fromOlderSink(9, "f9"))))
                     .containsExactly(ALREADY_COMMITTED, COMMITTED);
             // a run of the new sink under the same job id is not taken for the old one
             assertThat(outcomes(commit(committer, laterRun(8, dataFile(table, "n8", null, 1)))))
