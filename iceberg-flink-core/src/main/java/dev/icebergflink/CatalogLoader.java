@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
@@ -28,6 +29,7 @@ import org.apache.iceberg.hadoop.SerializableConfiguration;
  *
  * <p>{@link #toString()} never shows secret property values (see {@link SecretMasking}).
  */
+@PublicEvolving
 public final class CatalogLoader implements Serializable {
 
     private static final long serialVersionUID = 1L;

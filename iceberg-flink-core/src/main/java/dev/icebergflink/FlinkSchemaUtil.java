@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
@@ -38,6 +39,7 @@ import org.apache.iceberg.types.Types;
  * <p>Nullability, comments and (from Iceberg) field ids are kept. A Flink primary key becomes the
  * Iceberg identifier fields and back.
  */
+@PublicEvolving
 public final class FlinkSchemaUtil {
 
     private FlinkSchemaUtil() {}

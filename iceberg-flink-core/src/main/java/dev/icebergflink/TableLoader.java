@@ -2,6 +2,7 @@ package dev.icebergflink;
 
 import java.io.Closeable;
 import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -23,6 +24,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *
  * <p>{@code toString()} shows the table's location or its catalog and identifier, never secrets.
  */
+@PublicEvolving
 public interface TableLoader extends Closeable, Serializable {
 
     /** Opens the loader (builds its catalog or file system access); a no-op when already open. */

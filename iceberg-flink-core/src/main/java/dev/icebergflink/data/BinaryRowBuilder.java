@@ -2,6 +2,7 @@ package dev.icebergflink.data;
 
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
@@ -37,6 +38,7 @@ import org.apache.flink.table.types.logical.TimestampType;
  * arrays, maps) and anything without a typed setter go through {@link #setValue}, which serializes
  * Flink's internal data structures into the binary layout. Not thread-safe: one builder per reader.
  */
+@Internal
 public final class BinaryRowBuilder {
 
     /** Bytes per shared chunk of finished rows. */

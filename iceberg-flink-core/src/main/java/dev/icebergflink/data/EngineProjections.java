@@ -1,5 +1,6 @@
 package dev.icebergflink.data;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Schema;
 
@@ -8,6 +9,7 @@ import org.apache.iceberg.Schema;
  * Iceberg's read builder) against the projected Iceberg schema, so that every format's RowData
  * reader rejects a mismatched projection the same way, before reading a row.
  */
+@Internal
 public final class EngineProjections {
 
     private EngineProjections() {}

@@ -5,6 +5,7 @@ import dev.icebergflink.data.orc.FlinkOrcFormatModel;
 import dev.icebergflink.data.parquet.FlinkParquetFormatModel;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
@@ -21,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * <p>Registration happens once per class loader; {@link RowDataFileWriterFactory} and {@link
  * RowDataFileReaders} call {@link #ensureRegistered()} before they use the registry.
  */
+@Internal
 public final class FlinkFormatModels {
 
     private static final Logger LOG = LoggerFactory.getLogger(FlinkFormatModels.class);

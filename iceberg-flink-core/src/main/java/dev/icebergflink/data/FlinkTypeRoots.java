@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.iceberg.types.Type;
@@ -18,6 +19,7 @@ import org.apache.iceberg.types.Type;
  * BINARY and VARBINARY into uuid, fixed and binary, both timestamp kinds into both timestamp
  * types). The checks run once, when a writer is built, never per row.
  */
+@Internal
 public final class FlinkTypeRoots {
 
     private static final Map<Type.TypeID, Set<LogicalTypeRoot>> EXACT =

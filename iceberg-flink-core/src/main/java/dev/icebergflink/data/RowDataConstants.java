@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericMapData;
@@ -34,6 +35,7 @@ import org.apache.iceberg.util.UUIDUtil;
  * BigDecimal, microseconds as Long, StructLike, ...) or, equally, values that already are Flink
  * internal values; both are accepted, so conversion is idempotent.
  */
+@Internal
 public final class RowDataConstants {
 
     private RowDataConstants() {}

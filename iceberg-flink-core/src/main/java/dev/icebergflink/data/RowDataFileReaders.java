@@ -2,6 +2,7 @@ package dev.icebergflink.data;
 
 import dev.icebergflink.data.parquet.ParquetRowBatch;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
@@ -21,6 +22,7 @@ import org.apache.iceberg.io.InputFile;
  * <p>Parquet files are read through Iceberg's batched Parquet path, which lets the connector decode
  * plain and dictionary-encoded columns in batches; the builder still returns rows.
  */
+@Internal
 public final class RowDataFileReaders {
 
     private RowDataFileReaders() {}

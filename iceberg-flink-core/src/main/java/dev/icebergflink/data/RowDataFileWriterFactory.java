@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
@@ -26,6 +27,7 @@ import org.apache.iceberg.util.PropertyUtil;
  * serializable when the table is (use {@code SerializableTable.copyOf(table)} before shipping it to
  * tasks).
  */
+@Internal
 public final class RowDataFileWriterFactory extends RegistryBasedFileWriterFactory<RowData, RowType>
         implements FileWriterFactory<RowData> {
 

@@ -3,6 +3,7 @@ package dev.icebergflink.data;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -47,6 +48,7 @@ import org.apache.iceberg.util.SerializableFunction;
  * <p>Instances are not thread-safe; the keys and partition keys they return are reused by the next
  * call unless detached.
  */
+@Internal
 public final class RowDataPartitioner {
 
     private final PartitionKey partitionKey;

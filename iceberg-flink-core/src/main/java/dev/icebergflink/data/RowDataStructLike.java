@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.MapData;
@@ -40,6 +41,7 @@ import org.apache.iceberg.util.UUIDUtil;
  * work is decided once in the constructor. Instances are not thread-safe and are meant to be reused
  * via {@link #wrap(RowData)}.
  */
+@Internal
 public final class RowDataStructLike implements StructLike {
 
     /** Converts a Flink internal value (never null) to Iceberg's internal representation. */

@@ -1,6 +1,7 @@
 package dev.icebergflink.data;
 
 import java.nio.ByteBuffer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.StringData;
@@ -21,6 +22,7 @@ import org.apache.flink.table.data.binary.BinaryStringData;
  * retention: a string kept alive keeps its whole chunk alive, which is why chunks are small and
  * long strings get their own exact-size array. An arena is not thread-safe: one per value reader.
  */
+@Internal
 public final class StringDataArena {
 
     /** Bytes per shared chunk. */

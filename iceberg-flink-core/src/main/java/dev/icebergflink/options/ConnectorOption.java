@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.FallbackKey;
 import org.apache.flink.configuration.description.HtmlFormatter;
@@ -27,6 +28,7 @@ import org.apache.flink.configuration.description.HtmlFormatter;
  *
  * @param <T> the type of the option's values
  */
+@Internal
 public final class ConnectorOption<T> {
 
     private final ConfigOption<T> option;

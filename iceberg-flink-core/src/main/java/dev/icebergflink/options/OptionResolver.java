@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
@@ -28,6 +29,7 @@ import org.apache.flink.configuration.ReadableConfig;
  *
  * <p>The resolver is immutable and cheap; create one per table and set of explicit options.
  */
+@Internal
 public final class OptionResolver {
 
     private final Map<String, String> explicit;

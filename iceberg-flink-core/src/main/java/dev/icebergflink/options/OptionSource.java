@@ -1,9 +1,12 @@
 package dev.icebergflink.options;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * Where a connector option's value came from, in the order {@link OptionResolver} looks. Used to
  * tell users which setting to fix when a value is bad.
  */
+@Internal
 public enum OptionSource {
     /** A builder {@code set(..)} call, a SQL hint or a {@code WITH} option. */
     OPTION("option"),

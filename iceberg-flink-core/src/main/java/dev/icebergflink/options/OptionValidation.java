@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Finds explicit options whose keys no connector option knows: misspelt keys must fail loudly
@@ -15,6 +16,7 @@ import java.util.stream.Collectors;
  * #unknownKeysMessage} to raise its own {@code ValidationException} after removing the keys it
  * passes through to the catalog.
  */
+@Internal
 public final class OptionValidation {
 
     private OptionValidation() {}

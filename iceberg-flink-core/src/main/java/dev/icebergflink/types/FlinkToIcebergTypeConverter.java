@@ -3,6 +3,7 @@ package dev.icebergflink.types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.DecimalType;
@@ -23,6 +24,7 @@ import org.apache.iceberg.types.Types;
  * Iceberg's own numbering. Types Iceberg cannot store fail with an {@link UnsupportedTypeException}
  * that names the column path and the Flink type.
  */
+@Internal
 public final class FlinkToIcebergTypeConverter {
 
     /** Largest timestamp precision that Iceberg's microsecond {@code timestamp} type holds. */

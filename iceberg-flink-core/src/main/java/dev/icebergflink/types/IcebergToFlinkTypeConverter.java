@@ -2,6 +2,7 @@ package dev.icebergflink.types;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.BinaryType;
@@ -30,6 +31,7 @@ import org.apache.iceberg.types.Types;
  * runtime holds (milliseconds); {@code uuid} becomes {@code BINARY(16)}; {@code timestamp_ns}
  * becomes {@code TIMESTAMP(9)}.
  */
+@Internal
 public final class IcebergToFlinkTypeConverter {
 
     /** Precision of Flink's TIME values at run time (an int of milliseconds). */

@@ -1,5 +1,6 @@
 package dev.icebergflink.types;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.iceberg.types.Type;
 
@@ -8,6 +9,7 @@ import org.apache.iceberg.types.Type;
  * mapping. The message names the column path and the type, and says what is supported, so that a
  * user can fix the schema.
  */
+@PublicEvolving
 public class UnsupportedTypeException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;

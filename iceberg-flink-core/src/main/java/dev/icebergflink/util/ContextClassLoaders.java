@@ -6,6 +6,7 @@ import java.lang.reflect.Proxy;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.view.ViewBuilder;
@@ -23,6 +24,7 @@ import org.apache.iceberg.view.ViewBuilder;
  * catalog's own class loader (which sees the connector's jars) avoids that, wherever the connector
  * was loaded from.
  */
+@Internal
 public final class ContextClassLoaders {
 
     private ContextClassLoaders() {}

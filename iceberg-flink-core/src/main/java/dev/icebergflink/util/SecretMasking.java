@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Hides secrets (passwords, keys, tokens, credentials) before a property map or a URI is shown in a
@@ -22,6 +23,7 @@ import java.util.regex.Pattern;
  * <p>Values of other keys are shown, except that a password embedded in a URI ({@code
  * scheme://user:password@host} or a {@code password=} query parameter) is masked as well.
  */
+@Internal
 public final class SecretMasking {
 
     /** What a masked value is replaced with. */

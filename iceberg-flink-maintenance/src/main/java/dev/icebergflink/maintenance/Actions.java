@@ -1,6 +1,7 @@
 package dev.icebergflink.maintenance;
 
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.Table;
 
@@ -13,6 +14,7 @@ import org.apache.iceberg.Table;
  * that run a Flink job ({@link #rewriteDataFiles()}) switch that environment to {@code BATCH}
  * execution.
  */
+@PublicEvolving
 public final class Actions {
 
     private final StreamExecutionEnvironment env;

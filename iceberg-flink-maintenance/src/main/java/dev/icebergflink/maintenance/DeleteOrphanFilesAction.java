@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.FileIO;
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * <p>The listing uses the table's {@link FileIO} prefix listing ({@link SupportsPrefixOperations});
  * the Hadoop, S3, GCS and ADLS FileIOs of Iceberg support it.
  */
+@PublicEvolving
 public final class DeleteOrphanFilesAction {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeleteOrphanFilesAction.class);

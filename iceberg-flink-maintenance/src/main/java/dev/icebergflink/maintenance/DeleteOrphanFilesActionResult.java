@@ -1,6 +1,7 @@
 package dev.icebergflink.maintenance;
 
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The orphan files a {@link DeleteOrphanFilesAction} found, and whether it deleted them.
@@ -8,6 +9,7 @@ import java.util.List;
  * <p>It exists so that a dry run can be reviewed before a real one: {@link #orphanFileLocations()}
  * lists exactly the files a real run would delete.
  */
+@PublicEvolving
 public final class DeleteOrphanFilesActionResult {
 
     private final List<String> orphanFileLocations;

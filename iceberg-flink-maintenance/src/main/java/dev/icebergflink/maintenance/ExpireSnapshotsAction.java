@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * <p>Snapshots referenced by branches and tags follow Iceberg's retention rules; the current
  * snapshot is never expired.
  */
+@PublicEvolving
 public final class ExpireSnapshotsAction {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExpireSnapshotsAction.class);

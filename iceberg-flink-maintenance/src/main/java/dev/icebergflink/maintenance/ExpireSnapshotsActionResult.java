@@ -1,6 +1,7 @@
 package dev.icebergflink.maintenance;
 
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What an {@link ExpireSnapshotsAction} removed: the expired snapshot ids and how many files of
@@ -8,6 +9,7 @@ import java.util.List;
  *
  * <p>It exists so that scheduled maintenance can log and measure its effect.
  */
+@PublicEvolving
 public final class ExpireSnapshotsActionResult {
 
     private final List<Long> expiredSnapshotIds;

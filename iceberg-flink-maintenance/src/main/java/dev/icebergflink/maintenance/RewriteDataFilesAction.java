@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Snapshot;
@@ -35,6 +36,7 @@ import org.apache.iceberg.expressions.Expressions;
  * rewrite-all}) pass through {@link #option}. An action can be executed more than once; each run
  * plans afresh.
  */
+@PublicEvolving
 public final class RewriteDataFilesAction {
 
     private final StreamExecutionEnvironment env;

@@ -2,6 +2,7 @@ package dev.icebergflink.maintenance;
 
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 
@@ -13,6 +14,7 @@ import org.apache.iceberg.DeleteFile;
  * <p>It exists to give callers the names of the user documentation ({@code deletedDataFiles()},
  * {@code addedDataFiles()}) plus counts for logs and metrics.
  */
+@PublicEvolving
 public final class RewriteDataFilesActionResult {
 
     private static final RewriteDataFilesActionResult EMPTY =

@@ -3,6 +3,7 @@ package dev.icebergflink.sink;
 import dev.icebergflink.TableLoader;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -23,6 +24,7 @@ import org.apache.iceberg.DistributionMode;
  * from it) and sets the writer parallelism from {@code write-parallelism}. {@link #forRow} first
  * converts external {@link Row}s to {@link RowData}.
  */
+@PublicEvolving
 public final class FlinkSink {
 
     private FlinkSink() {}

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileFormat;
@@ -26,6 +27,7 @@ import org.apache.iceberg.TableProperties;
  * read), the mode flags, distribution, branch, write parallelism and uid suffix. Instances are
  * immutable and serializable (they travel to the writer subtasks).
  */
+@Internal
 public final class FlinkWriteConf implements Serializable {
 
     private static final long serialVersionUID = 1L;

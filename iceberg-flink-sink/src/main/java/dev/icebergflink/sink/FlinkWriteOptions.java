@@ -2,6 +2,7 @@ package dev.icebergflink.sink;
 
 import dev.icebergflink.options.ConnectorOption;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.iceberg.TableProperties;
@@ -21,6 +22,7 @@ import org.apache.iceberg.TableProperties;
  * write.avro.compression-codec}, ...); {@link #compressionCodecFor}, {@link #compressionLevelFor}
  * give the option bound to the right property.
  */
+@PublicEvolving
 public final class FlinkWriteOptions {
 
     private FlinkWriteOptions() {}

@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -82,6 +83,7 @@ import org.slf4j.LoggerFactory;
  * de-duplication holds one key at a time. Upsert input that holds each key at most once can skip
  * all of that with {@link Builder#upsertUniqueKeys}.
  */
+@PublicEvolving
 public final class IcebergSink
         implements Sink<RowData>,
                 SupportsCommitter<IcebergCommittable>,

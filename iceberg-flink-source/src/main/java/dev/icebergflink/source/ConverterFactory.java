@@ -1,6 +1,7 @@
 package dev.icebergflink.source;
 
 import dev.icebergflink.source.reader.RowDataConverter;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.Schema;
 
 /**
@@ -9,6 +10,7 @@ import org.apache.iceberg.Schema;
  *
  * @param <T> the emitted record type
  */
+@PublicEvolving
 @FunctionalInterface
 public interface ConverterFactory<T> {
 

@@ -4,6 +4,7 @@ import dev.icebergflink.options.ConnectorOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.iceberg.TableProperties;
@@ -18,6 +19,7 @@ import org.apache.iceberg.TableProperties;
  * says nothing (the split-size family) deliberately have no default here: the source falls back to
  * Iceberg's own defaults after the table property.
  */
+@PublicEvolving
 public final class FlinkReadOptions {
 
     /** The prefix of the Flink configuration keys of read options. */

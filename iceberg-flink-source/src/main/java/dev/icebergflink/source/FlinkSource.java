@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
@@ -27,6 +28,7 @@ import org.apache.iceberg.expressions.Expression;
  * same way, and the job's configuration is the Flink configuration options fall back to. The stream
  * has no watermarks; use {@link IcebergSource} with {@code env.fromSource(..)} for event time.
  */
+@PublicEvolving
 public final class FlinkSource {
 
     private FlinkSource() {}

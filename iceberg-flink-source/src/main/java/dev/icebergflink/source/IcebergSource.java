@@ -35,6 +35,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -81,6 +82,7 @@ import org.apache.iceberg.util.ThreadPools;
  *
  * @param <T> the emitted record type
  */
+@PublicEvolving
 public final class IcebergSource<T>
         implements Source<T, IcebergSourceSplit, IcebergEnumeratorState>, ResultTypeQueryable<T> {
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SnapshotRef;
@@ -31,6 +32,7 @@ import org.apache.iceberg.types.Types;
  * and readers read their settings from here. Immutable and serializable (it travels inside the
  * source to the JobManager and TaskManagers; it is never part of checkpointed state).
  */
+@Internal
 public final class ScanContext implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,7 @@
 package dev.icebergflink.source;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * Where a streaming {@link IcebergSource} starts reading; the names of Iceberg's own connector,
  * with the semantics of the user documentation.
@@ -12,6 +14,7 @@ package dev.icebergflink.source;
  * set ({@link FlinkReadOptions#STREAMING_SKIP_OVERWRITE_SNAPSHOTS}, {@link
  * FlinkReadOptions#STREAMING_SKIP_DELETE_SNAPSHOTS}).
  */
+@PublicEvolving
 public enum StreamingStartingStrategy {
     /**
      * The default: a full scan of the current snapshot (of the branch when one is set), then every

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.table.api.ValidationException;
@@ -41,6 +42,7 @@ import org.apache.flink.table.factories.FactoryUtil;
  * ValidationException} that lists the valid keys. A pass-through key that looks like a misspelt
  * Iceberg table property ({@link TablePropertyNames}) fails too, naming the property.
  */
+@PublicEvolving
 public final class ConnectorTableOptions {
 
     public static final ConfigOption<String> CATALOG_NAME =

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ObjectIdentifier;
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * {@code PARTITIONED BY} keys as identity partitions, the table-property options ({@link
  * ConnectorTableOptions#TABLE_PROPERTY_PREFIXES}) and the {@code location} option.
  */
+@Internal
 public final class ConnectorTables {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectorTables.class);

@@ -1,6 +1,7 @@
 package dev.icebergflink.table;
 
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -13,6 +14,7 @@ import org.apache.flink.configuration.ConfigOptions;
  * ({@code table.exec.iceberg.worker-pool-size}) is a read option, {@code
  * FlinkReadOptions.PLAN_PARALLELISM}.
  */
+@PublicEvolving
 public final class FlinkConfigOptions {
 
     private FlinkConfigOptions() {}

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ExecutionOptions;
@@ -50,6 +51,7 @@ import org.apache.iceberg.Table;
  *
  * <p>Option errors are {@link ValidationException}s that name the option and list the valid keys.
  */
+@PublicEvolving
 public class FlinkDynamicTableFactory
         implements DynamicTableSourceFactory, DynamicTableSinkFactory {
 

@@ -6,6 +6,7 @@ import dev.icebergflink.table.sink.SqlWriteSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -41,6 +42,7 @@ import org.apache.flink.types.RowKind;
  * <p>Rows arrive in the declared column types (e.g. {@code TINYINT}, {@code CHAR(n)} over Iceberg
  * {@code int} and {@code string}); the sink writes them as the Iceberg column types.
  */
+@Internal
 public final class IcebergTableSink
         implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite {
 

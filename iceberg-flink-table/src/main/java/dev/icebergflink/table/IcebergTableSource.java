@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
@@ -48,6 +49,7 @@ import org.apache.iceberg.types.Types;
  * declared column types ({@link DeclaredRowDataConverter}). A bounded read infers its parallelism
  * from the planned splits ({@link SourceParallelism}).
  */
+@Internal
 public final class IcebergTableSource
         implements ScanTableSource,
                 SupportsProjectionPushDown,

@@ -2,6 +2,7 @@ package dev.icebergflink.table;
 
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.slf4j.Logger;
@@ -16,6 +17,7 @@ import org.slf4j.LoggerFactory;
  * that users moving from the incumbent learn that the setting does nothing instead of getting a
  * silently different implementation.
  */
+@Internal
 public final class LegacySwitches {
 
     private static final Logger LOG = LoggerFactory.getLogger(LegacySwitches.class);

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.factories.FactoryUtil;
@@ -26,6 +27,7 @@ import org.apache.flink.table.factories.FactoryUtil;
  * FlinkReadOptions#ALL}), the write options ({@link FlinkWriteOptions#all()}), whatever {@link
  * #registerEngineOptions} adds, plus {@code scan.parallelism} and {@code sink.parallelism}.
  */
+@Internal
 public final class SqlOptions {
 
     /** {@code scan.parallelism}: the source parallelism, which wins over inference. */

@@ -1,5 +1,6 @@
 package dev.icebergflink.data.avro;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.avro.AvroFormatModel;
@@ -15,6 +16,7 @@ import org.apache.iceberg.formats.FormatModel;
  * <p>This class only creates the model; registering it with {@code FormatModelRegistry} is left to
  * the one place that registers every format.
  */
+@Internal
 public final class FlinkAvroFormatModel {
 
     private FlinkAvroFormatModel() {}

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.apache.avro.io.Encoder;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FieldMetrics;
@@ -29,6 +30,7 @@ import org.apache.iceberg.avro.ValueWriter;
  * from Avro writers), so {@link #metrics()} reports what the value writers report, which today is
  * nothing, exactly as Iceberg's own generic Avro writer does.
  */
+@Internal
 public final class FlinkAvroWriter implements MetricsAwareDatumWriter<RowData> {
 
     private final Schema schema;

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.Decoder;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Schema;
@@ -35,6 +36,7 @@ import org.apache.iceberg.avro.ValueReader;
  * <p>Values in {@code idToConstant} may be Iceberg internal values or Flink internal values; they
  * are converted with {@link RowDataConstants}.
  */
+@Internal
 public final class FlinkPlannedAvroReader implements DatumReader<RowData>, SupportsRowPosition {
 
     private final Schema expectedSchema;

@@ -1,6 +1,7 @@
 package dev.icebergflink.data.orc;
 
 import dev.icebergflink.data.EngineProjections;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.formats.FormatModel;
@@ -16,6 +17,7 @@ import org.apache.iceberg.orc.ORCFormatModel;
  * its engine projection is not needed, since the Iceberg projection fully determines the Flink
  * values read. Registration is left to the caller ({@code FormatModelRegistry.register}).
  */
+@Internal
 public final class FlinkOrcFormatModel {
 
     private FlinkOrcFormatModel() {}

@@ -5,6 +5,7 @@ import dev.icebergflink.data.BinaryRowBuilder;
 import dev.icebergflink.data.RowDataConstants;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.iceberg.Schema;
@@ -35,6 +36,7 @@ import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
  * {@code TimestampData}, int millis for time, byte[] for uuid/fixed/binary; nested values are
  * {@code GenericRowData}/{@code GenericArrayData}/{@code GenericMapData} inside the binary row.
  */
+@Internal
 public final class FlinkOrcReader implements OrcRowReader<RowData> {
 
     private final BinaryRowReader reader;

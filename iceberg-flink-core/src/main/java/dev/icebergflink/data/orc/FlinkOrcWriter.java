@@ -6,6 +6,7 @@ import dev.icebergflink.data.RequiredFieldCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
@@ -37,6 +38,7 @@ import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
  * of any precision); the Iceberg type decides how it is stored. A Flink type that cannot be stored
  * in its Iceberg column fails when the writer is built, naming the column.
  */
+@Internal
 public final class FlinkOrcWriter implements OrcRowWriter<RowData> {
 
     private final FlinkOrcWriters.StructWriter rowWriter;

@@ -1,5 +1,6 @@
 package dev.icebergflink.data.parquet;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.formats.FormatModel;
@@ -17,6 +18,7 @@ import org.apache.iceberg.parquet.ParquetFormatModel;
  * per projected column), row by row or, through {@link #createBatched()}, in batches. Registration
  * is left to the caller, so that every format is registered in one place.
  */
+@Internal
 public final class FlinkParquetFormatModel {
 
     private FlinkParquetFormatModel() {}

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Schema;
@@ -44,6 +45,7 @@ import org.apache.parquet.schema.PrimitiveType;
  * {@code DecimalData}, {@code TimestampData}, {@code byte[]} for uuid, fixed and binary; read them
  * through the {@code RowData} getters, never by casting the row.
  */
+@Internal
 public final class FlinkParquetReaders {
 
     private FlinkParquetReaders() {}

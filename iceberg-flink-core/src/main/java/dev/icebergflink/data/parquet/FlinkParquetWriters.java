@@ -4,6 +4,7 @@ import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.RequiredFieldCheck;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -34,6 +35,7 @@ import org.apache.parquet.schema.PrimitiveType;
  * bytes. Float and double columns go through Iceberg's own writers so NaN counts and bounds reach
  * the file's metrics.
  */
+@Internal
 public final class FlinkParquetWriters {
 
     private FlinkParquetWriters() {}

@@ -1,6 +1,7 @@
 package dev.icebergflink.data.parquet;
 
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 
 /**
@@ -11,6 +12,7 @@ import org.apache.flink.table.data.RowData;
  * reader needs it to decide which columns Flink's columnar decoders can take. The rows themselves
  * are independent {@code BinaryRowData}, so a caller may keep them after the batch is reused.
  */
+@Internal
 public final class ParquetRowBatch {
 
     private RowData[] rows;

@@ -1,6 +1,7 @@
 package dev.icebergflink.maintenance.cleanup;
 
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Compares file locations written by different code paths: metadata may say {@code
@@ -11,6 +12,7 @@ import java.util.regex.Pattern;
  * collapsed. Two locations that differ only in scheme or authority therefore compare equal; for
  * orphan detection this errs on the safe side (a file is kept, never wrongly deleted).
  */
+@Internal
 public final class FileLocations {
 
     private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.\\-]*:");

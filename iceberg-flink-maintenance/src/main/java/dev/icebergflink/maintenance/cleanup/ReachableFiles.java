@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
@@ -25,6 +26,7 @@ import org.apache.iceberg.io.CloseableIterable;
  * <p>It exists because both snapshot expiration (to tell what kind of file it deleted) and orphan
  * detection (to know what must never be deleted) need this walk.
  */
+@Internal
 public final class ReachableFiles {
 
     private final Table table;

@@ -2,6 +2,7 @@ package dev.icebergflink.maintenance.rewrite;
 
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -23,6 +24,7 @@ import org.apache.iceberg.Snapshot;
  * @param units the work units, each read and written by one task of the job
  * @param writeTargetFileSize the size at which the job rolls output files
  */
+@Internal
 public record PlannedRewrite(
         Snapshot startingSnapshot,
         int groupCount,

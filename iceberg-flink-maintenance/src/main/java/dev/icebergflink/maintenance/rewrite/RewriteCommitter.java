@@ -2,6 +2,7 @@ package dev.icebergflink.maintenance.rewrite;
 
 import java.util.Collection;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
@@ -30,6 +31,7 @@ import org.slf4j.LoggerFactory;
  * outcome is unknown ({@link CommitStateUnknownException}) nothing is deleted, since the files may
  * be part of the table.
  */
+@Internal
 public final class RewriteCommitter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RewriteCommitter.class);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -45,6 +46,7 @@ import org.apache.iceberg.util.PropertyUtil;
  * removes its own files when it fails; files of tasks that had finished stay until {@code
  * deleteOrphanFiles()} removes them).
  */
+@Internal
 public final class RewriteJob {
 
     private static final TypeInformation<byte[]> BYTES =

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -39,6 +40,7 @@ import org.apache.iceberg.util.TableScanUtil;
  *
  * <p>Planning reads the table's manifests only; it writes nothing.
  */
+@Internal
 public final class RewritePlanner {
 
     /** Bin-packing lookback when combining files into work units, as Iceberg's default. */

@@ -7,6 +7,7 @@ import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
 import dev.icebergflink.source.split.SplitTableMetadata;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
@@ -34,6 +35,7 @@ import org.apache.iceberg.mapping.NameMappingParser;
  * job needs no Java-serialized Iceberg objects besides the table copy the function carries. A unit
  * that fails removes the files it wrote before the failure is passed on.
  */
+@Internal
 public final class RewriteUnitFunction extends RichFlatMapFunction<byte[], byte[]> {
 
     private static final long serialVersionUID = 1L;

@@ -1,11 +1,14 @@
 package dev.icebergflink.sink.committer;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * How the committer turns one checkpoint's files into one Iceberg snapshot.
  *
  * <p>It exists so that the writer side (which knows the user's overwrite/upsert choice) and the
  * commit side agree on a single, explicit operation per sink instead of guessing it from the files.
  */
+@Internal
 public enum CommitMode {
     /** Fast append of the data files ({@code AppendFiles}); delete files are not allowed. */
     APPEND,

@@ -1,11 +1,14 @@
 package dev.icebergflink.sink.committer;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * The snapshot-summary keys through which the sink records who committed what.
  *
  * <p>The first three are the keys of Iceberg's own Flink connector, with the same meaning, so that
  * tools reading them and jobs moving between connectors keep working.
  */
+@Internal
 public final class CommitSummaryKeys {
 
     /** The Flink job id under which the committed data was produced. */

@@ -4,6 +4,7 @@ import dev.icebergflink.TableLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.UUID;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -29,6 +30,7 @@ import org.apache.iceberg.io.WriteResult;
  * CommitterSettings#operatorUids()} says so: Flink rejects uids inside a sink's topology unless the
  * sink transformation has a uid itself, which only the sink knows.
  */
+@Internal
 public final class CommitTopology {
 
     /** The uid prefix (role) of the aggregation operator. */

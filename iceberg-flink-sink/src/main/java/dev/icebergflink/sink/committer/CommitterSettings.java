@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.expressions.Expression;
 
@@ -17,6 +18,7 @@ import org.apache.iceberg.expressions.Expression;
  * {@link CommitTopology} and {@link IcebergCommitter} instead of a long parameter list. It travels
  * in the job graph (Java serialization is fine there); it is never part of checkpointed state.
  */
+@Internal
 public final class CommitterSettings implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -3,6 +3,7 @@ package dev.icebergflink.sink.committer;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.ManifestFile;
 
 /**
@@ -20,6 +21,7 @@ import org.apache.iceberg.ManifestFile;
  * aggregation's own substitute for {@code Long.MAX_VALUE}). See {@link IcebergCommitter} for how it
  * is recorded so that later jobs with the same job id are not affected.
  */
+@Internal
 public final class IcebergCommittable {
 
     private final CommitOwner owner;

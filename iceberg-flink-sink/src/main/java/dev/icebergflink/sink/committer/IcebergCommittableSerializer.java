@@ -3,6 +3,7 @@ package dev.icebergflink.sink.committer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -27,6 +28,7 @@ import org.apache.iceberg.ManifestFiles;
  * <p>Version {@value #VERSION_1} is the same without the run id; it is read with an empty run id,
  * which matches the commits that the sink of that version made (see {@link CommitOwner}).
  */
+@Internal
 public final class IcebergCommittableSerializer
         implements SimpleVersionedSerializer<IcebergCommittable> {
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.metrics.MetricGroup;
@@ -79,6 +80,7 @@ import org.slf4j.LoggerFactory;
  * the job ({@code signalFailedWithUnknownReason}). Later checkpoints of the same job/operator wait
  * for it ({@code retryLater()}), so the order is kept.
  */
+@Internal
 public final class IcebergCommitter implements Committer<IcebergCommittable> {
 
     /** Table property: consecutive empty checkpoints after which an empty snapshot is made. */

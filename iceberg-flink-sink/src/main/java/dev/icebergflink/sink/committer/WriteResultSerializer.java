@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -35,6 +36,7 @@ import org.apache.iceberg.util.JsonUtil;
  * delete files an int count followed by that many length-prefixed UTF-8 JSON documents; then an int
  * count of referenced data file paths, each length-prefixed UTF-8.
  */
+@Internal
 public final class WriteResultSerializer implements SimpleVersionedSerializer<WriteResult> {
 
     /** The first (and current) format: JSON files through {@link ContentFileParser}. */

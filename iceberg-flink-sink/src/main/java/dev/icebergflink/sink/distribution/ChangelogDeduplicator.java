@@ -1,6 +1,7 @@
 package dev.icebergflink.sink.distribution;
 
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.runtime.state.KeyedStateBackend;
@@ -49,6 +50,7 @@ import org.apache.flink.types.RowKind;
  * <p>The rows kept are the input objects themselves, unless object reuse is enabled (then they are
  * copied): with object reuse disabled, Flink never reuses an object it has handed to an operator.
  */
+@Internal
 public final class ChangelogDeduplicator extends AbstractStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
 

@@ -2,6 +2,7 @@ package dev.icebergflink.sink.distribution;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.Partitioner;
@@ -63,6 +64,7 @@ import org.slf4j.LoggerFactory;
  * <p>It exists so that the sink's {@code addPreWriteTopology} is one call and the rules above are
  * in one place. Serializable because it is part of the sink object.
  */
+@Internal
 public final class DistributionTopology implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -3,6 +3,7 @@ package dev.icebergflink.sink.distribution;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The equality key of one row, as the compact bytes {@link EqualityKeyEncoder} makes of its key
@@ -18,6 +19,7 @@ import java.util.Objects;
  * <p>Immutable; {@code equals} and {@code hashCode} depend on the bytes only, so the hash is the
  * same in every JVM, as Flink's key-group assignment requires.
  */
+@Internal
 public final class EqualityKey {
 
     private final byte[] bytes;

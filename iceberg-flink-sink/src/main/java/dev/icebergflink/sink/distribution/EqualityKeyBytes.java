@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.distribution;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -10,6 +11,7 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>It exists for the per-row paths that only look at a key's bytes and never keep them: the
  * writers' key tracking and the partitioning of rows by key hash. Not thread-safe; one per task.
  */
+@Internal
 public final class EqualityKeyBytes {
 
     private final EqualityKeyEncoder encoder;

@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.distribution;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.RowData;
@@ -15,6 +16,7 @@ import org.apache.flink.table.types.logical.RowType;
  * fixed length when every key column has a fixed width, which keeps Flink's batch sort of a keyed
  * input cheap.
  */
+@Internal
 public final class EqualityKeySelector implements KeySelector<RowData, EqualityKey> {
 
     private static final long serialVersionUID = 1L;

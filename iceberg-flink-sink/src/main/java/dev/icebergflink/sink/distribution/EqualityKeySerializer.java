@@ -1,6 +1,7 @@
 package dev.icebergflink.sink.distribution;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -16,6 +17,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * Flink's fixed-length key comparator. It is also the key serializer of the de-duplication's keyed
  * state in streaming execution, so it has a {@link Snapshot}.
  */
+@Internal
 public final class EqualityKeySerializer extends TypeSerializer<EqualityKey> {
 
     private static final long serialVersionUID = 1L;

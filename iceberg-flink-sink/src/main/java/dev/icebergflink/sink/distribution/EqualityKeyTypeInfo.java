@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.distribution;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -10,6 +11,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  *
  * <p>It exists so that {@code keyBy} gets the {@link EqualityKeySerializer} of the right length.
  */
+@Internal
 public final class EqualityKeyTypeInfo extends TypeInformation<EqualityKey> {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.distribution;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -20,6 +21,7 @@ import org.apache.flink.table.data.RowData;
  * themselves are untouched; the sink uses no record timestamps after this point. It keeps a counter
  * only, no state.
  */
+@Internal
 public final class InputOrderStamper extends AbstractStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData> {
 

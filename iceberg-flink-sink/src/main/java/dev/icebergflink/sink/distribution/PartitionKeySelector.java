@@ -1,6 +1,7 @@
 package dev.icebergflink.sink.distribution;
 
 import dev.icebergflink.data.RowDataPartitioner;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -21,6 +22,7 @@ import org.apache.iceberg.SchemaParser;
  * of the partitioning itself (PartitionKeyBenchmark). Distinct partitions may share a key, which
  * only sends them to the same writer.
  */
+@Internal
 public final class PartitionKeySelector implements KeySelector<RowData, Integer> {
 
     private static final long serialVersionUID = 1L;

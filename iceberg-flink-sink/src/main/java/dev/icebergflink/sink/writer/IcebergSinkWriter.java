@@ -3,6 +3,7 @@ package dev.icebergflink.sink.writer;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.io.TaskWriter;
@@ -20,6 +21,7 @@ import org.slf4j.LoggerFactory;
  * rewritten from the replayed input and never committed. A checkpoint in which the subtask wrote
  * nothing emits no committable.
  */
+@Internal
 public final class IcebergSinkWriter implements CommittingSinkWriter<RowData, WriteResult> {
 
     private static final Logger LOG = LoggerFactory.getLogger(IcebergSinkWriter.class);

@@ -2,6 +2,7 @@ package dev.icebergflink.sink.writer;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -14,6 +15,7 @@ import org.apache.flink.table.types.logical.RowType;
  * writes each key without allocating: {@link #newView()} gives a view that is pointed at each row
  * in turn. Serializable, so the writer factory can carry it.
  */
+@Internal
 public final class RowDataProjection implements Serializable {
 
     private static final long serialVersionUID = 1L;

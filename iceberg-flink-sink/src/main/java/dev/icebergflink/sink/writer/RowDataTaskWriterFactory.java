@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
@@ -35,6 +36,7 @@ import org.apache.iceberg.types.Types;
  * with the schema and partition spec that were validated. Call {@link #initialize} once per
  * subtask, then {@link #create} once per checkpoint.
  */
+@Internal
 public final class RowDataTaskWriterFactory implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.writer;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 import org.apache.iceberg.ContentFile;
@@ -14,6 +15,7 @@ import org.apache.iceberg.io.WriteResult;
  * <p>Records count when handed to a file writer; bytes and files when the files of a checkpoint are
  * completed (Iceberg knows a file's size only once it is closed).
  */
+@Internal
 public final class WriterMetrics {
 
     private final Counter recordsWritten;

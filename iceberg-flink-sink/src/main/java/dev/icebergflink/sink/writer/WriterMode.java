@@ -1,11 +1,14 @@
 package dev.icebergflink.sink.writer;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * What a writer does with each row, by its {@link org.apache.flink.types.RowKind}.
  *
  * <p>It exists so that the builder decides the row semantics once (from the table's format version,
  * the equality fields and the upsert/overwrite options) and the writers only follow it.
  */
+@Internal
 public enum WriterMode {
     /**
      * INSERT and UPDATE_AFTER rows become data rows; any other row kind fails the job with an error

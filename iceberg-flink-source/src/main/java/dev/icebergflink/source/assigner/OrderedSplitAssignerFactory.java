@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
@@ -23,6 +24,7 @@ import org.apache.iceberg.TableUtil;
  * at least {@code split-size} (a split of several files would be ordered by its oldest file only).
  * With a custom comparator nothing is checked. Ties keep planning order.
  */
+@PublicEvolving
 public final class OrderedSplitAssignerFactory implements SplitAssignerFactory {
 
     private static final long serialVersionUID = 1L;

@@ -7,11 +7,13 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Creates FIFO assigners: splits are handed out in planning order; splits given back by a failed
  * reader go first. The default assigner, and the only one SQL uses.
  */
+@PublicEvolving
 public final class SimpleSplitAssignerFactory implements SplitAssignerFactory {
 
     private static final long serialVersionUID = 1L;

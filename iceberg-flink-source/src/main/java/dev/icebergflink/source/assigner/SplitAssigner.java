@@ -3,6 +3,7 @@ package dev.icebergflink.source.assigner;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.util.Collection;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Decides which pending split a reader gets next.
@@ -11,6 +12,7 @@ import java.util.Optional;
  * source: FIFO, by data sequence number, or by split watermark. The enumerator calls it from the
  * coordinator thread only; implementations need not be thread-safe.
  */
+@PublicEvolving
 public interface SplitAssigner {
 
     /** Adds newly planned splits. */

@@ -3,6 +3,7 @@ package dev.icebergflink.source.assigner;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.io.Serializable;
 import java.util.Collection;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.Table;
 
 /**
@@ -11,6 +12,7 @@ import org.apache.iceberg.Table;
  * <p>It exists because the source is serialized into the job graph while the assigner lives in the
  * enumerator: the builder takes a factory ({@code IcebergSource.Builder#assignerFactory}).
  */
+@PublicEvolving
 public interface SplitAssignerFactory extends Serializable {
 
     /**

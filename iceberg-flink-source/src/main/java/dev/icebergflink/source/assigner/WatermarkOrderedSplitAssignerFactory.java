@@ -3,6 +3,7 @@ package dev.icebergflink.source.assigner;
 import dev.icebergflink.source.reader.SplitWatermarkExtractor;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Creates assigners that hand out splits in the order of their watermarks (the smallest lower bound
@@ -10,6 +11,7 @@ import java.util.Objects;
  * readers and Flink's watermark alignment can hold fast readers back. Used automatically with
  * {@code watermark-column}; ties keep planning order.
  */
+@PublicEvolving
 public final class WatermarkOrderedSplitAssignerFactory implements SplitAssignerFactory {
 
     private static final long serialVersionUID = 1L;

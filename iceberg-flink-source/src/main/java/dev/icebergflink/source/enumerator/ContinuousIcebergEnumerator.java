@@ -7,6 +7,7 @@ import dev.icebergflink.source.planning.UnrecoverablePlanningException;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.util.FlinkRuntimeException;
 import org.slf4j.Logger;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * position is no longer current (an earlier round finished in between) is dropped and planned
  * again, so no snapshot is planned twice.
  */
+@Internal
 public final class ContinuousIcebergEnumerator extends AbstractIcebergEnumerator {
 
     private static final Logger LOG = LoggerFactory.getLogger(ContinuousIcebergEnumerator.class);

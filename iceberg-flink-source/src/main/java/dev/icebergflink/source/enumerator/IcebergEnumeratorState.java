@@ -6,6 +6,7 @@ import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The checkpointed state of an Iceberg source enumerator: how far planning got in the table's
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param tableUuid the UUID of the table the read belongs to, or {@code null} when unknown (a state
  *     written before it was kept: a restore adopts the loaded table's)
  */
+@Internal
 public record IcebergEnumeratorState(
         SnapshotPosition position,
         ScanCursor pagedScan,

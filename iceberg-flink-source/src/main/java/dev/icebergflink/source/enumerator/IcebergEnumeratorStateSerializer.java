@@ -13,6 +13,7 @@ import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.InflaterInputStream;
 import java.util.zip.ZipException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -43,6 +44,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * presence byte and the UUID in modified UTF-8. States of versions 1 to 3 read with no UUID; the
  * restored enumerator then adopts the UUID of the table it loads.
  */
+@Internal
 public final class IcebergEnumeratorStateSerializer
         implements SimpleVersionedSerializer<IcebergEnumeratorState> {
 

@@ -5,6 +5,7 @@ import dev.icebergflink.source.planning.PlanningResult;
 import dev.icebergflink.source.planning.SnapshotPosition;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.util.concurrent.Callable;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.util.FlinkRuntimeException;
 import org.slf4j.Logger;
@@ -18,6 +19,7 @@ import org.slf4j.LoggerFactory;
  * restored pending splits, the rest of a restored paged scan and the readers' own splits are all
  * that is left to read.
  */
+@Internal
 public final class StaticIcebergEnumerator extends AbstractIcebergEnumerator {
 
     private static final Logger LOG = LoggerFactory.getLogger(StaticIcebergEnumerator.class);

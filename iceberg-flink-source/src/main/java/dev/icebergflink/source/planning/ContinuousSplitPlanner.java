@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -39,6 +40,7 @@ import org.slf4j.LoggerFactory;
  * failures, and a round that finds nothing new does the same at most once per {@code
  * identityCheckInterval}.
  */
+@Internal
 public final class ContinuousSplitPlanner {
 
     private static final Logger LOG = LoggerFactory.getLogger(ContinuousSplitPlanner.class);

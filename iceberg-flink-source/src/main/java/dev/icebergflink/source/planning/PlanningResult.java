@@ -2,6 +2,7 @@ package dev.icebergflink.source.planning;
 
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The outcome of one planning round: the splits found and the position after them.
@@ -14,6 +15,7 @@ import java.util.List;
  * @param pagedScan a scan of this round whose splits are not in {@code splits} but are to be
  *     fetched page by page ({@link SplitPageSource}), or {@code null}
  */
+@Internal
 public record PlanningResult(
         SnapshotPosition fromPosition,
         SnapshotPosition toPosition,

@@ -1,6 +1,7 @@
 package dev.icebergflink.source.planning;
 
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Where a paged scan stands: which scan it is (a full scan of one snapshot, or the appends of a
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param producedSplits how many splits of the scan the enumerator already received
  * @param lastSplitId the id of the last received split, or {@code null} when none was
  */
+@Internal
 public record ScanCursor(
         Kind kind,
         Long fromSnapshotId,

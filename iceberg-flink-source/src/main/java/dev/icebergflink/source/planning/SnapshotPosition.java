@@ -1,5 +1,6 @@
 package dev.icebergflink.source.planning;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.Snapshot;
 
 /**
@@ -12,6 +13,7 @@ import org.apache.iceberg.Snapshot;
  * @param snapshotId the last consumed snapshot, or {@code null} before the first snapshot
  * @param timestampMillis that snapshot's commit time, or {@code null} with it
  */
+@Internal
 public record SnapshotPosition(Long snapshotId, Long timestampMillis) {
 
     /** The position before any snapshot: every append is still to be read. */

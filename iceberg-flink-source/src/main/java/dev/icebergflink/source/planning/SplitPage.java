@@ -2,6 +2,7 @@ package dev.icebergflink.source.planning;
 
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One page of a paged scan.
@@ -9,6 +10,7 @@ import java.util.List;
  * @param splits the next splits of the scan, in planning order
  * @param next the cursor after them, or {@code null} when the scan is exhausted
  */
+@Internal
 public record SplitPage(List<IcebergSourceSplit> splits, ScanCursor next) {
 
     public SplitPage {

@@ -1,9 +1,12 @@
 package dev.icebergflink.source.planning;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * Produces the pages of paged scans for an enumerator. Called on a planning thread, one call at a
  * time.
  */
+@Internal
 @FunctionalInterface
 public interface SplitPageSource {
 

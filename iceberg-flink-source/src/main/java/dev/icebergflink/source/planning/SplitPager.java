@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
@@ -20,6 +21,7 @@ import org.slf4j.LoggerFactory;
  * the last skipped split is the one the cursor names. Planning of paged scans is single-threaded
  * ({@link SplitPlanner#openTasks}), which makes the split sequence deterministic. Thread-safe.
  */
+@Internal
 public final class SplitPager implements SplitPageSource, Closeable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SplitPager.class);

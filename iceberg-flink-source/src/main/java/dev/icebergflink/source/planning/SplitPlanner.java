@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.IncrementalAppendScan;
 import org.apache.iceberg.Scan;
@@ -37,6 +38,7 @@ import org.slf4j.LoggerFactory;
  * ScanCursor} instead of the splits, and {@link SplitPager} produces them page by page from {@link
  * #openTasks}, which plans on the calling thread only so that the split sequence is deterministic.
  */
+@Internal
 public final class SplitPlanner {
 
     private static final Logger LOG = LoggerFactory.getLogger(SplitPlanner.class);

@@ -13,6 +13,7 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.formats.avro.typeutils.GenericRecordAvroTypeInfo;
 import org.apache.flink.table.data.RowData;
@@ -31,6 +32,7 @@ import org.apache.iceberg.avro.AvroSchemaUtil;
  * produced type is flink-avro's {@link GenericRecordAvroTypeInfo}, so flink-avro must be on the
  * job's class path when this converter is used.
  */
+@Internal
 public final class AvroGenericRecordConverter implements RowDataConverter<GenericRecord> {
 
     private static final long serialVersionUID = 1L;

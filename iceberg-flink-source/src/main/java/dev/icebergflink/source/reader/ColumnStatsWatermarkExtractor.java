@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Conversions;
@@ -22,6 +23,7 @@ import org.apache.iceberg.types.Types;
  * column; a file without a lower bound for it is an error, because guessing would let watermarks
  * overtake data.
  */
+@Internal
 public final class ColumnStatsWatermarkExtractor implements SplitWatermarkExtractor {
 
     private static final long serialVersionUID = 1L;

@@ -3,6 +3,7 @@ package dev.icebergflink.source.reader;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.iceberg.io.CloseableIterator;
 
@@ -17,6 +18,7 @@ import org.apache.iceberg.io.CloseableIterator;
  *
  * @param <T> the emitted record type
  */
+@Internal
 public final class IcebergReaderFunction<T> implements Serializable {
 
     private static final long serialVersionUID = 1L;

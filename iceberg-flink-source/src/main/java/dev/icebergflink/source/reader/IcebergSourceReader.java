@@ -4,6 +4,7 @@ import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 
@@ -20,6 +21,7 @@ import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSource
  *
  * @param <T> the emitted record type
  */
+@Internal
 public final class IcebergSourceReader<T>
         extends SingleThreadMultiplexSourceReaderBase<
                 RecordAndPosition<T>, T, IcebergSourceSplit, IcebergSourceSplitState> {

@@ -1,5 +1,6 @@
 package dev.icebergflink.source.reader;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
@@ -14,6 +15,7 @@ import org.apache.iceberg.FileScanTask;
  * group {@code IcebergSourceReader}: {@code assignedSplits} (splits received), {@code
  * finishedSplits} and {@code finishedFileTasks}.
  */
+@Internal
 public final class IcebergSourceReaderMetrics {
 
     /** The metric group name under the reader's operator group. */

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
@@ -24,6 +25,7 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
  *
  * @param <T> the emitted record type
  */
+@Internal
 public final class IcebergSourceSplitReader<T>
         implements SplitReader<RecordAndPosition<T>, IcebergSourceSplit> {
 

@@ -1,12 +1,14 @@
 package dev.icebergflink.source.reader;
 
 import dev.icebergflink.source.split.IcebergSourceSplit;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The mutable reading state of one split inside a source reader: the position after the last
  * emitted record and, in watermark-column mode, the split watermark still to emit. A checkpoint
  * turns it back into a split at that position.
  */
+@Internal
 public final class IcebergSourceSplitState {
 
     /** Marks "no split watermark" (the source has no watermark column). */

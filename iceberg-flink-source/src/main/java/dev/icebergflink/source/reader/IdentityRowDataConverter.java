@@ -1,6 +1,7 @@
 package dev.icebergflink.source.reader;
 
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -11,6 +12,7 @@ import org.apache.flink.table.types.logical.RowType;
  * Flink's internal row type info, so rows are serialized with Flink's efficient {@code RowData}
  * serializer rather than a generic fallback.
  */
+@Internal
 public final class IdentityRowDataConverter implements RowDataConverter<RowData> {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,7 @@
 package dev.icebergflink.source.reader;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * A record with the reader position right after it, so that checkpointing the position of the last
  * emitted record lets a restore resume with the next one.
@@ -11,6 +13,7 @@ package dev.icebergflink.source.reader;
  *
  * @param <T> the record type
  */
+@Internal
 public final class RecordAndPosition<T> {
 
     private T record;

@@ -1,6 +1,7 @@
 package dev.icebergflink.source.reader;
 
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 
 /**
@@ -12,6 +13,7 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
  *
  * @param <T> the record type
  */
+@Internal
 public final class RecordBatch<T> implements RecordsWithSplitIds<RecordAndPosition<T>> {
 
     private final String splitId;

@@ -1,6 +1,7 @@
 package dev.icebergflink.source.reader;
 
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.conversion.DataStructureConverter;
@@ -19,6 +20,7 @@ import org.apache.flink.types.Row;
  * <p>The conversion is Flink's own {@link DataStructureConverters} for the row type's default
  * conversion classes, so values match what the Table API would hand out for the same type.
  */
+@Internal
 public final class RowConverter implements RowDataConverter<Row> {
 
     private static final long serialVersionUID = 1L;

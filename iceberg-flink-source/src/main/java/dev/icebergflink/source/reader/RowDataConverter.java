@@ -1,6 +1,7 @@
 package dev.icebergflink.source.reader;
 
 import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.RowData;
 
@@ -14,6 +15,7 @@ import org.apache.flink.table.data.RowData;
  *
  * @param <T> the emitted type
  */
+@PublicEvolving
 public interface RowDataConverter<T> extends Serializable {
 
     /** The emitted value for one row. */

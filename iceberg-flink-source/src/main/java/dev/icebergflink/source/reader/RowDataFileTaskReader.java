@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.IntStream;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
@@ -52,6 +53,7 @@ import org.apache.iceberg.util.PartitionUtil;
  *
  * <p>Rows are fresh objects (container reuse is off), so callers may keep them.
  */
+@Internal
 public final class RowDataFileTaskReader implements Serializable {
 
     private static final long serialVersionUID = 1L;

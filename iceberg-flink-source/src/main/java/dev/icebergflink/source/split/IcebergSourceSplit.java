@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.FileScanTask;
@@ -23,6 +24,7 @@ import org.apache.iceberg.FileScanTask;
  * from the file ranges when the split is created and stays the same for every position; it is
  * unique among the splits of one source as long as no file range is planned twice.
  */
+@PublicEvolving
 public final class IcebergSourceSplit implements SourceSplit {
 
     private final String splitId;

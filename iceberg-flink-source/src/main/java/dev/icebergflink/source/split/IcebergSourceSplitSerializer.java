@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -42,6 +43,7 @@ import org.apache.iceberg.util.JsonUtil;
  * is written as spec id (int), length-prefixed UTF-8 JSON, data sequence number and file sequence
  * number (each a presence byte and a long).
  */
+@Internal
 public final class IcebergSourceSplitSerializer
         implements SimpleVersionedSerializer<IcebergSourceSplit> {
 

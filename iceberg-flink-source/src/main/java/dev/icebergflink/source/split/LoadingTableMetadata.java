@@ -2,6 +2,7 @@ package dev.icebergflink.source.split;
 
 import dev.icebergflink.TableLoader;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -11,6 +12,7 @@ import org.apache.iceberg.Table;
  * loads it again when asked for a schema or spec id it does not know yet (one created after the job
  * started). Thread-safe.
  */
+@Internal
 public final class LoadingTableMetadata implements SplitTableMetadata {
 
     private static final long serialVersionUID = 1L;

@@ -2,6 +2,7 @@ package dev.icebergflink.source.split;
 
 import java.io.Serializable;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -15,6 +16,7 @@ import org.apache.iceberg.Table;
  * started (a spec added by a concurrent {@code ALTER TABLE}), typically by reloading the table when
  * an id is missing.
  */
+@Internal
 public interface SplitTableMetadata extends Serializable {
 
     /**

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
@@ -39,6 +40,7 @@ import org.apache.iceberg.catalog.Namespace;
  * @param catalogProperties the properties for the Iceberg catalog (pass-through keys, {@code uri},
  *     {@code clients} and {@code warehouse})
  */
+@Internal
 public record CatalogSettings(
         String catalogName,
         String catalogType,

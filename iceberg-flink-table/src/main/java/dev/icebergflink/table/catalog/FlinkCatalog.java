@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.AbstractCatalog;
 import org.apache.flink.table.catalog.CatalogBaseTable;
@@ -95,6 +96,7 @@ import org.slf4j.LoggerFactory;
  * #getFactory()} hands to Flink; {@code t$type} object names address Iceberg's read-only metadata
  * tables ({@code t$snapshots}, {@code t$files}, ...).
  */
+@Internal
 public class FlinkCatalog extends AbstractCatalog {
 
     private static final Logger LOG = LoggerFactory.getLogger(FlinkCatalog.class);

@@ -4,6 +4,7 @@ import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.table.QueryPaths;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
@@ -24,6 +25,7 @@ import org.apache.hadoop.conf.Configuration;
  * subclass is registered under its own {@link #factoryIdentifier()} in {@code
  * META-INF/services/org.apache.flink.table.factories.Factory}.
  */
+@PublicEvolving
 public class FlinkCatalogFactory implements CatalogFactory {
 
     /** The factory identifier: {@code 'type'='iceberg'}. */

@@ -3,6 +3,7 @@ package dev.icebergflink.table.catalog;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.table.factories.FactoryUtil;
@@ -21,6 +22,7 @@ import org.apache.flink.table.factories.FactoryUtil;
  * of our longer keys (such as {@code default-databse}) is taken for a misspelling; both fail with a
  * {@code ValidationException} that lists the valid keys.
  */
+@PublicEvolving
 public final class FlinkCatalogOptions {
 
     /** {@code hive}: Iceberg's {@code HiveCatalog} on a Hive Metastore. */

@@ -1,6 +1,7 @@
 package dev.icebergflink.table.metadata;
 
 import dev.icebergflink.TableLoader;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -23,6 +24,7 @@ import org.apache.iceberg.MetadataTableType;
  * makes a {@link MetadataTableReader} read the metadata table on a TaskManager. Projections and
  * filters are left to Flink.
  */
+@Internal
 public final class IcebergMetadataTableSource implements ScanTableSource {
 
     private final String name;

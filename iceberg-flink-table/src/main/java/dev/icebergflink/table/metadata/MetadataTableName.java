@@ -3,6 +3,7 @@ package dev.icebergflink.table.metadata;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.MetadataTableType;
 
 /**
@@ -14,6 +15,7 @@ import org.apache.iceberg.MetadataTableType;
  * @param table the name of the table whose metadata is read
  * @param type the metadata table type
  */
+@Internal
 public record MetadataTableName(String table, MetadataTableType type) {
 
     /** The separator between the table name and the metadata table type. */

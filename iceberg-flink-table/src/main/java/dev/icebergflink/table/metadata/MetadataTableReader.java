@@ -2,6 +2,7 @@ package dev.icebergflink.table.metadata;
 
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.data.RowDataConstants;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.Collector;
@@ -21,6 +22,7 @@ import org.apache.iceberg.types.Types;
  * when the query is planned: it loads the table, opens the metadata table, plans its scan and turns
  * each task's {@link StructLike} rows into {@link RowData} with {@link RowDataConstants}.
  */
+@Internal
 public final class MetadataTableReader extends RichFlatMapFunction<Long, RowData> {
 
     private static final long serialVersionUID = 1L;

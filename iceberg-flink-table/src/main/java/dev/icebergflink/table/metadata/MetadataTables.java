@@ -2,6 +2,7 @@ package dev.icebergflink.table.metadata;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.Column;
@@ -18,6 +19,7 @@ import org.apache.iceberg.Table;
  * FlinkSchemaUtil}'s conversion of the metadata table's schema, there are no partition keys and no
  * options, and the tables are read-only.
  */
+@Internal
 public final class MetadataTables {
 
     private MetadataTables() {}

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.iceberg.PartitionField;
@@ -32,6 +33,7 @@ import org.apache.iceberg.TableUtil;
  * <p>Upsert in SQL keys rows by the table's {@code PRIMARY KEY}: it needs one, a format v2+ table,
  * and every partition source column among the key columns.
  */
+@Internal
 public final class SqlWriteSettings {
 
     private final String tableName;

@@ -1,6 +1,7 @@
 package dev.icebergflink.table.source;
 
 import dev.icebergflink.source.reader.RowDataConverter;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -15,6 +16,7 @@ import org.apache.flink.table.types.logical.RowType;
  * int} receives {@code byte} values, as Flink's generated code expects. When no column needs a
  * conversion the rows pass through unchanged; otherwise each row is copied once.
  */
+@Internal
 public final class DeclaredRowDataConverter implements RowDataConverter<RowData> {
 
     private static final long serialVersionUID = 1L;

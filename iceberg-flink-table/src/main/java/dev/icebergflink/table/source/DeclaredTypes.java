@@ -3,6 +3,7 @@ package dev.icebergflink.table.source;
 import dev.icebergflink.FlinkSchemaUtil;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.ArrayType;
@@ -37,6 +38,7 @@ import org.apache.iceberg.types.Types;
  * Everything else, and a declared column the Iceberg table does not have, fails with a {@link
  * ValidationException} naming the column and both types.
  */
+@Internal
 public final class DeclaredTypes {
 
     /** How one column's value is converted from its Iceberg-side Flink type. */

@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.expressions.CallExpression;
 import org.apache.flink.table.expressions.FieldReferenceExpression;
 import org.apache.flink.table.expressions.ResolvedExpression;
@@ -39,6 +40,7 @@ import org.apache.iceberg.expressions.Expressions;
  * strings, {@link ByteBuffer}s, {@link BigDecimal}s, dates as epoch days, times and timestamps in
  * ISO text (Iceberg converts them to the column's unit when binding).
  */
+@Internal
 public final class FlinkFilters {
 
     private FlinkFilters() {}

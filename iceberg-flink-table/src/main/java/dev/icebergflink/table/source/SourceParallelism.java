@@ -1,6 +1,7 @@
 package dev.icebergflink.table.source;
 
 import dev.icebergflink.table.FlinkConfigOptions;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 
@@ -14,6 +15,7 @@ import org.apache.flink.table.api.ValidationException;
  * capped by {@code table.exec.iceberg.infer-source-parallelism.max} and by the pushed-down limit,
  * and at least 1.
  */
+@Internal
 public final class SourceParallelism {
 
     private SourceParallelism() {}
