@@ -1,6 +1,6 @@
 package dev.icebergflink.data.avro;
 
-import dev.icebergflink.data.RowDataConstants;
+import dev.icebergflink.data.row.RowDataConstants;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.icebergflink.data.avro;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.RequiredFieldCheck;
+import dev.icebergflink.data.row.RequiredFieldCheck;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.stream.Stream;

@@ -1,8 +1,8 @@
 package dev.icebergflink.data.avro;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.EngineProjections;
-import dev.icebergflink.data.RowDataConstants;
+import dev.icebergflink.data.row.EngineProjections;
+import dev.icebergflink.data.row.RowDataConstants;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.icebergflink.data.avro;
 
-import dev.icebergflink.data.StringDataArena;
+import dev.icebergflink.data.row.StringDataArena;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;

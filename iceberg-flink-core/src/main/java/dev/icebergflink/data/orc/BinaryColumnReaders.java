@@ -1,6 +1,6 @@
 package dev.icebergflink.data.orc;
 
-import dev.icebergflink.data.BinaryRowBuilder;
+import dev.icebergflink.data.row.BinaryRowBuilder;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.iceberg.orc.OrcValueReader;

@@ -1,6 +1,6 @@
 package dev.icebergflink.data.orc;
 
-import dev.icebergflink.data.BinaryRowBuilder;
+import dev.icebergflink.data.row.BinaryRowBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

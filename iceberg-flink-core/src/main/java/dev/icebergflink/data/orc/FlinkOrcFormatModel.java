@@ -1,6 +1,6 @@
 package dev.icebergflink.data.orc;
 
-import dev.icebergflink.data.EngineProjections;
+import dev.icebergflink.data.row.EngineProjections;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;

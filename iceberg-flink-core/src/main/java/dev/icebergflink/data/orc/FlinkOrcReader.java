@@ -1,8 +1,8 @@
 package dev.icebergflink.data.orc;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.BinaryRowBuilder;
-import dev.icebergflink.data.RowDataConstants;
+import dev.icebergflink.data.row.BinaryRowBuilder;
+import dev.icebergflink.data.row.RowDataConstants;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;

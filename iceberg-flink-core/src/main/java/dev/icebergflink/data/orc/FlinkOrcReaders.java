@@ -1,6 +1,6 @@
 package dev.icebergflink.data.orc;
 
-import dev.icebergflink.data.StringDataArena;
+import dev.icebergflink.data.row.StringDataArena;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

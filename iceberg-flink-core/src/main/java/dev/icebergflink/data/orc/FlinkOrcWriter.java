@@ -1,8 +1,8 @@
 package dev.icebergflink.data.orc;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.FlinkTypeRoots;
-import dev.icebergflink.data.RequiredFieldCheck;
+import dev.icebergflink.data.row.FlinkTypeRoots;
+import dev.icebergflink.data.row.RequiredFieldCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

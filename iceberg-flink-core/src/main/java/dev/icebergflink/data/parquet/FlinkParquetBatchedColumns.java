@@ -1,6 +1,6 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.data.BinaryRowBuilder;
+import dev.icebergflink.data.row.BinaryRowBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;

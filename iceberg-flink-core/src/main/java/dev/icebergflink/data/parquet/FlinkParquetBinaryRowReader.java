@@ -1,8 +1,8 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.data.BinaryRowBuilder;
 import dev.icebergflink.data.parquet.FlinkParquetBatchedColumns.BatchedColumn;
 import dev.icebergflink.data.parquet.FlinkParquetLeafReaders.LeafReader;
+import dev.icebergflink.data.row.BinaryRowBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.data.BinaryRowBuilder;
-import dev.icebergflink.data.RowDataConstants;
-import dev.icebergflink.data.StringDataArena;
+import dev.icebergflink.data.row.BinaryRowBuilder;
+import dev.icebergflink.data.row.RowDataConstants;
+import dev.icebergflink.data.row.StringDataArena;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

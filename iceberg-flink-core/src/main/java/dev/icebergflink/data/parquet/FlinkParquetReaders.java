@@ -1,9 +1,9 @@
 package dev.icebergflink.data.parquet;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.EngineProjections;
-import dev.icebergflink.data.RowDataConstants;
 import dev.icebergflink.data.parquet.FlinkParquetLeafReaders.LeafReader;
+import dev.icebergflink.data.row.EngineProjections;
+import dev.icebergflink.data.row.RowDataConstants;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

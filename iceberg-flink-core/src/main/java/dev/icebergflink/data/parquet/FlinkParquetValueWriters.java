@@ -1,6 +1,6 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.data.RequiredFieldCheck;
+import dev.icebergflink.data.row.RequiredFieldCheck;
 import java.math.BigDecimal;
 import java.util.Iterator;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.icebergflink.data.parquet;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.RequiredFieldCheck;
+import dev.icebergflink.data.row.RequiredFieldCheck;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.Internal;

@@ -1,4 +1,4 @@
-package dev.icebergflink.data;
+package dev.icebergflink.data.row;
 
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;

@@ -1,4 +1,4 @@
-package dev.icebergflink.data;
+package dev.icebergflink.data.row;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.icebergflink.data;
+package dev.icebergflink.data.row;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;

@@ -1,4 +1,4 @@
-package dev.icebergflink.data;
+package dev.icebergflink.data.row;
 
 import java.nio.ByteBuffer;
 import java.util.List;

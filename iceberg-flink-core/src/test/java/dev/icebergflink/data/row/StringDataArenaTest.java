@@ -1,4 +1,4 @@
-package dev.icebergflink.data;
+package dev.icebergflink.data.row;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
