@@ -1,11 +1,8 @@
 package dev.icebergflink.data.orc;
 
-import java.util.Arrays;
-import java.util.List;
 import java.util.stream.Stream;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
-import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
@@ -18,16 +15,14 @@ import org.apache.orc.storage.ql.exec.vector.BytesColumnVector;
 import org.apache.orc.storage.ql.exec.vector.ColumnVector;
 import org.apache.orc.storage.ql.exec.vector.DecimalColumnVector;
 import org.apache.orc.storage.ql.exec.vector.DoubleColumnVector;
-import org.apache.orc.storage.ql.exec.vector.ListColumnVector;
 import org.apache.orc.storage.ql.exec.vector.LongColumnVector;
-import org.apache.orc.storage.ql.exec.vector.MapColumnVector;
-import org.apache.orc.storage.ql.exec.vector.StructColumnVector;
 import org.apache.orc.storage.ql.exec.vector.TimestampColumnVector;
 import org.apache.orc.storage.serde2.io.HiveDecimalWritable;
 
 /**
- * The per-type ORC value writers for Flink internal values, one small class per Flink value kind.
- * {@link OrcRowDataWriter} picks them from the Flink and Iceberg types of each column.
+ * The ORC writers of primitive Flink internal values, one small class per Flink value kind. {@link
+ * OrcRowDataWriter} picks them from the Flink and Iceberg types of each column; the struct, list
+ * and map writers that hold them are {@link OrcNestedWriters}.
  *
  * <p>Vectors used: {@code LongColumnVector} for boolean, int (also from TINYINT/SMALLINT), long,
  * date and time (micros); {@code DoubleColumnVector} for float and double; {@code
@@ -118,27 +113,6 @@ final class OrcLeafWriters {
     static OrcFieldWriter<DecimalData> decimals(
             int flinkPrecision, int flinkScale, int precision, int scale, String column) {
         return new DecimalWriter(flinkPrecision, flinkScale, precision, scale, column);
-    }
-
-    static OrcFieldWriter<RowData> struct(List<OrcFieldWriter<?>> fieldWriters) {
-        return new StructWriter(fieldWriters);
-    }
-
-    static OrcFieldWriter<ArrayData> list(OrcFieldWriter<?> elementWriter) {
-        return new ListWriter(elementWriter);
-    }
-
-    /** Flink MAP, and MULTISET (a map of element to int count). */
-    static OrcFieldWriter<MapData> map(OrcFieldWriter<?> keyWriter, OrcFieldWriter<?> valueWriter) {
-        return new MapWriter(keyWriter, valueWriter);
-    }
-
-    /** Grows a child vector of a list or map so that it holds at least {@code size} rows. */
-    private static void ensureCapacity(ColumnVector vector, int size) {
-        int capacity = vector.isNull.length;
-        if (capacity < size) {
-            vector.ensureSize(Math.max(size, capacity * 2), true);
-        }
     }
 
     private static final class BooleanWriter extends OrcFieldWriter<Boolean> {
@@ -489,126 +463,6 @@ final class OrcLeafWriters {
         @Override
         void writeFromArray(int rowId, ArrayData array, int pos, ColumnVector output) {
             nonNullWrite(rowId, array.getDecimal(pos, flinkPrecision, flinkScale), output);
-        }
-    }
-
-    /** Writes a Flink row into a struct vector, field by field in position order. */
-    static final class StructWriter extends OrcFieldWriter<RowData> {
-        private final OrcFieldWriter<?>[] fieldWriters;
-
-        private StructWriter(List<OrcFieldWriter<?>> fieldWriters) {
-            this.fieldWriters = fieldWriters.toArray(new OrcFieldWriter<?>[0]);
-        }
-
-        List<OrcFieldWriter<?>> fieldWriters() {
-            return Arrays.asList(fieldWriters);
-        }
-
-        /** Writes every field of {@code row} into row {@code rowId} of the field vectors. */
-        void writeFields(int rowId, RowData row, ColumnVector[] fieldVectors) {
-            for (int i = 0; i < fieldWriters.length; i++) {
-                fieldWriters[i].writeField(rowId, row, i, fieldVectors[i]);
-            }
-        }
-
-        @Override
-        public void nonNullWrite(int rowId, RowData data, ColumnVector output) {
-            writeFields(rowId, data, ((StructColumnVector) output).fields);
-        }
-
-        @Override
-        void writeFromRow(int rowId, RowData row, int pos, ColumnVector output) {
-            nonNullWrite(rowId, row.getRow(pos, fieldWriters.length), output);
-        }
-
-        @Override
-        void writeFromArray(int rowId, ArrayData array, int pos, ColumnVector output) {
-            nonNullWrite(rowId, array.getRow(pos, fieldWriters.length), output);
-        }
-
-        @Override
-        public Stream<FieldMetrics<?>> metrics() {
-            return Arrays.stream(fieldWriters).flatMap(OrcFieldWriter::metrics);
-        }
-    }
-
-    private static final class ListWriter extends OrcFieldWriter<ArrayData> {
-        private final OrcFieldWriter<?> elementWriter;
-
-        private ListWriter(OrcFieldWriter<?> elementWriter) {
-            this.elementWriter = elementWriter;
-        }
-
-        @Override
-        public void nonNullWrite(int rowId, ArrayData data, ColumnVector output) {
-            ListColumnVector vector = (ListColumnVector) output;
-            int size = data.size();
-            int offset = vector.childCount;
-            vector.offsets[rowId] = offset;
-            vector.lengths[rowId] = size;
-            vector.childCount = offset + size;
-            ensureCapacity(vector.child, vector.childCount);
-            for (int i = 0; i < size; i++) {
-                elementWriter.writeElement(offset + i, data, i, vector.child);
-            }
-        }
-
-        @Override
-        void writeFromRow(int rowId, RowData row, int pos, ColumnVector output) {
-            nonNullWrite(rowId, row.getArray(pos), output);
-        }
-
-        @Override
-        void writeFromArray(int rowId, ArrayData array, int pos, ColumnVector output) {
-            nonNullWrite(rowId, array.getArray(pos), output);
-        }
-
-        @Override
-        public Stream<FieldMetrics<?>> metrics() {
-            return elementWriter.metrics();
-        }
-    }
-
-    private static final class MapWriter extends OrcFieldWriter<MapData> {
-        private final OrcFieldWriter<?> keyWriter;
-        private final OrcFieldWriter<?> valueWriter;
-
-        private MapWriter(OrcFieldWriter<?> keyWriter, OrcFieldWriter<?> valueWriter) {
-            this.keyWriter = keyWriter;
-            this.valueWriter = valueWriter;
-        }
-
-        @Override
-        public void nonNullWrite(int rowId, MapData data, ColumnVector output) {
-            MapColumnVector vector = (MapColumnVector) output;
-            int size = data.size();
-            int offset = vector.childCount;
-            vector.offsets[rowId] = offset;
-            vector.lengths[rowId] = size;
-            vector.childCount = offset + size;
-            ensureCapacity(vector.keys, vector.childCount);
-            ensureCapacity(vector.values, vector.childCount);
-            ArrayData keys = data.keyArray();
-            ArrayData values = data.valueArray();
-            for (int i = 0; i < size; i++) {
-                keyWriter.writeElement(offset + i, keys, i, vector.keys);
-                valueWriter.writeElement(offset + i, values, i, vector.values);
-            }
-        }
-
-        @Override
-        void writeFromRow(int rowId, RowData row, int pos, ColumnVector output) {
-            nonNullWrite(rowId, row.getMap(pos), output);
-        }
-
-        @Override
-        void writeFromArray(int rowId, ArrayData array, int pos, ColumnVector output) {
-            nonNullWrite(rowId, array.getMap(pos), output);
-        }
-
-        @Override
-        public Stream<FieldMetrics<?>> metrics() {
-            return Stream.concat(keyWriter.metrics(), valueWriter.metrics());
         }
     }
 }

@@ -41,11 +41,11 @@ import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
 @Internal
 public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
 
-    private final OrcLeafWriters.StructWriter rowWriter;
+    private final OrcNestedWriters.StructWriter rowWriter;
     private final RequiredFieldCheck requiredFields;
 
     private OrcRowDataWriter(
-            OrcLeafWriters.StructWriter rowWriter, RequiredFieldCheck requiredFields) {
+            OrcNestedWriters.StructWriter rowWriter, RequiredFieldCheck requiredFields) {
         this.rowWriter = rowWriter;
         this.requiredFields = requiredFields;
     }
@@ -74,7 +74,7 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
             }
         }
         return new OrcRowDataWriter(
-                (OrcLeafWriters.StructWriter) structWriter(icebergSchema.asStruct(), rowType, ""),
+                (OrcNestedWriters.StructWriter) structWriter(icebergSchema.asStruct(), rowType, ""),
                 RequiredFieldCheck.of(icebergSchema, rowType));
     }
 
@@ -126,7 +126,7 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
                             rowType.getTypeAt(i),
                             child(path, field.name())));
         }
-        return OrcLeafWriters.struct(writers);
+        return OrcNestedWriters.struct(writers);
     }
 
     private static OrcFieldWriter<?> writer(
@@ -188,7 +188,7 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
                 {
                     expect(root == LogicalTypeRoot.ARRAY, type, flinkType, path, "ARRAY");
                     Types.ListType list = type.asListType();
-                    return OrcLeafWriters.list(
+                    return OrcNestedWriters.list(
                             writer(
                                     list.elementType(),
                                     list.elementId(),
@@ -220,7 +220,7 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
         } else {
             throw FlinkTypeRoots.mismatch(map, flinkType, path, "MAP or MULTISET");
         }
-        return OrcLeafWriters.map(
+        return OrcNestedWriters.map(
                 writer(map.keyType(), map.keyId(), keyType, child(path, "key")),
                 writer(map.valueType(), map.valueId(), valueType, child(path, "value")));
     }

@@ -1,14 +1,11 @@
 package dev.icebergflink.data.parquet;
 
 import dev.icebergflink.data.row.BinaryRowBuilder;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Set;
 import org.apache.flink.formats.parquet.vector.reader.BooleanColumnReader;
 import org.apache.flink.formats.parquet.vector.reader.BytesColumnReader;
-import org.apache.flink.formats.parquet.vector.reader.ColumnReader;
 import org.apache.flink.formats.parquet.vector.reader.DoubleColumnReader;
 import org.apache.flink.formats.parquet.vector.reader.FloatColumnReader;
 import org.apache.flink.formats.parquet.vector.reader.IntColumnReader;
@@ -21,14 +18,11 @@ import org.apache.flink.table.data.columnar.vector.heap.HeapDoubleVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapFloatVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapIntVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapLongVector;
-import org.apache.flink.table.data.columnar.vector.writable.WritableColumnVector;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.EncodingStats;
-import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
@@ -48,30 +42,11 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * array copy between operators).
  *
  * <p>Flink's decoders understand plain and dictionary encodings only, so {@link
- * BatchedColumn#decodes} is asked for each column chunk; the row reader keeps Parquet's
+ * ParquetBatchedColumn#decodes} is asked for each column chunk; the row reader keeps Parquet's
  * value-at-a-time reader for chunks with other encodings (delta encodings of v2 pages, say), and
  * for the types not taken here: fixed-length values, INT96 timestamps and decimals in binaries.
  */
 final class ParquetBatchedColumns {
-
-    /** Values decoded per call into Flink's decoders; small enough to stay in the CPU caches. */
-    static final int BATCH_SIZE = 1024;
-
-    /** The value encodings Flink's decoders read. */
-    private static final Set<Encoding> DECODABLE_VALUES =
-            Set.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
-
-    /**
-     * What a chunk without encoding statistics may list: the value encodings above and the
-     * encodings of definition levels (run-length or bit-packed).
-     */
-    private static final Set<Encoding> DECODABLE_VALUES_AND_LEVELS =
-            Set.of(
-                    Encoding.PLAIN,
-                    Encoding.PLAIN_DICTIONARY,
-                    Encoding.RLE_DICTIONARY,
-                    Encoding.RLE,
-                    Encoding.BIT_PACKED);
 
     private ParquetBatchedColumns() {}
 
@@ -80,7 +55,7 @@ final class ParquetBatchedColumns {
      * pair is left to the row-at-a-time reader. Only top-level columns may be given: the decoders
      * handle definition levels of at most one and no repetition.
      */
-    static BatchedColumn<?> forColumn(Type.PrimitiveType expected, ColumnDescriptor desc) {
+    static ParquetBatchedColumn<?> forColumn(Type.PrimitiveType expected, ColumnDescriptor desc) {
         if (desc.getMaxRepetitionLevel() != 0 || desc.getMaxDefinitionLevel() > 1) {
             return null;
         }
@@ -123,7 +98,7 @@ final class ParquetBatchedColumns {
         }
     }
 
-    private static BatchedColumn<?> timeColumn(ColumnDescriptor desc, PrimitiveType prim) {
+    private static ParquetBatchedColumn<?> timeColumn(ColumnDescriptor desc, PrimitiveType prim) {
         if (!(prim.getLogicalTypeAnnotation()
                 instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation time)) {
             return null;
@@ -140,7 +115,8 @@ final class ParquetBatchedColumns {
                 (row, pos, value) -> row.setInt(pos, ParquetLeafReaders.millisOfDay(value, unit)));
     }
 
-    private static BatchedColumn<?> timestampColumn(ColumnDescriptor desc, PrimitiveType prim) {
+    private static ParquetBatchedColumn<?> timestampColumn(
+            ColumnDescriptor desc, PrimitiveType prim) {
         if (!(prim.getLogicalTypeAnnotation()
                 instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation timestamp)) {
             return null; // INT96
@@ -153,7 +129,7 @@ final class ParquetBatchedColumns {
                         row.setTimestamp(pos, ParquetLeafReaders.timestamp(value, unit)));
     }
 
-    private static BatchedColumn<?> decimalColumn(
+    private static ParquetBatchedColumn<?> decimalColumn(
             ColumnDescriptor desc, Types.DecimalType decimal, PrimitiveTypeName physical) {
         int precision = decimal.precision();
         int scale = decimal.scale();
@@ -179,17 +155,11 @@ final class ParquetBatchedColumns {
         }
     }
 
-    private static BatchedColumn<?> longs(
+    private static ParquetBatchedColumn<?> longs(
             PrimitiveType prim, ColumnDescriptor desc, LongWriter writer) {
         return prim.getPrimitiveTypeName() == PrimitiveTypeName.INT64
                 ? new LongColumn(desc, writer)
                 : null;
-    }
-
-    /** Opens Flink's decoder of a column chunk's pages, filling vectors of type {@code V}. */
-    @FunctionalInterface
-    interface DecoderFactory<V extends WritableColumnVector> {
-        ColumnReader<? super V> open(ColumnDescriptor column, PageReader pages) throws IOException;
     }
 
     /** Writes an int value of a column into a row field, converting it to the field's type. */
@@ -205,117 +175,11 @@ final class ParquetBatchedColumns {
     }
 
     /**
-     * One column of the file, read through a Flink decoder into a vector of {@link #BATCH_SIZE}
-     * values that {@link #readInto} then hands out, one per row, in order.
-     *
-     * @param <V> the vector type Flink's decoder fills
-     */
-    abstract static class BatchedColumn<V extends WritableColumnVector> {
-        private final ColumnDescriptor desc;
-        final V vector;
-        private final DecoderFactory<V> decoders;
-        private ColumnReader<? super V> decoder;
-        private long rowsLeft;
-        private int filled;
-        private int next;
-
-        BatchedColumn(ColumnDescriptor desc, V vector, DecoderFactory<V> decoders) {
-            this.desc = desc;
-            this.vector = vector;
-            this.decoders = decoders;
-        }
-
-        /** The column this reads. */
-        final ColumnDescriptor descriptor() {
-            return desc;
-        }
-
-        /**
-         * Whether Flink's decoder can read every page of the column chunk: the value encodings of
-         * its data pages from the chunk's encoding statistics, or else every encoding it lists.
-         */
-        boolean decodes(ColumnChunkMetaData chunk) {
-            if (chunk == null) {
-                return false;
-            }
-            EncodingStats stats = chunk.getEncodingStats();
-            if (stats != null) {
-                return DECODABLE_VALUES.containsAll(stats.getDataEncodings());
-            }
-            return DECODABLE_VALUES_AND_LEVELS.containsAll(chunk.getEncodings());
-        }
-
-        /** Starts the column's chunk in a new row group. */
-        final void setPageSource(PageReadStore pages) {
-            try {
-                decoder = decoders.open(desc, pages.getPageReader(desc));
-            } catch (IOException e) {
-                throw new UncheckedIOException(
-                        String.format(
-                                "Cannot read the dictionary of Parquet column %s",
-                                String.join(".", desc.getPath())),
-                        e);
-            }
-            rowsLeft = pages.getRowCount();
-            filled = 0;
-            next = 0;
-            rowGroupStarted();
-        }
-
-        /** Called when a row group starts, before its first value is read. */
-        void rowGroupStarted() {}
-
-        /**
-         * Reads the column's next value into field {@code pos} of {@code row}, or null where the
-         * column has none.
-         */
-        final void readInto(BinaryRowBuilder row, int pos) {
-            if (next == filled) {
-                decodeNextBatch();
-            }
-            int index = next++;
-            if (vector.isNullAt(index)) {
-                row.setNull(pos);
-            } else {
-                write(row, pos, index);
-            }
-        }
-
-        /**
-         * Writes value {@code index} of the vector, known not to be null, into field {@code pos}.
-         */
-        abstract void write(BinaryRowBuilder row, int pos, int index);
-
-        private void decodeNextBatch() {
-            if (rowsLeft <= 0) {
-                throw new IllegalStateException(
-                        String.format(
-                                "Parquet column %s has no more values in this row group",
-                                String.join(".", desc.getPath())));
-            }
-            int count = (int) Math.min(BATCH_SIZE, rowsLeft);
-            vector.reset();
-            try {
-                decoder.readToVector(count, vector);
-            } catch (IOException e) {
-                throw new UncheckedIOException(
-                        String.format(
-                                "Cannot decode Parquet column %s",
-                                String.join(".", desc.getPath())),
-                        e);
-            }
-            rowsLeft -= count;
-            filled = count;
-            next = 0;
-        }
-    }
-
-    /**
      * BOOLEAN columns, in plain (bit-packed) pages only. Pages of version 2 run-length encode
      * booleans, which Flink's decoder does not read and which a chunk's encoding list cannot tell
      * from its run-length encoded definition levels: only the encoding statistics can.
      */
-    private static final class BooleanColumn extends BatchedColumn<HeapBooleanVector> {
+    private static final class BooleanColumn extends ParquetBatchedColumn<HeapBooleanVector> {
         private static final Set<Encoding> PLAIN = Set.of(Encoding.PLAIN);
 
         private BooleanColumn(ColumnDescriptor desc) {
@@ -335,7 +199,7 @@ final class ParquetBatchedColumns {
     }
 
     /** INT32 columns: ints, dates, millisecond times, widened longs and int decimals. */
-    private static final class IntColumn extends BatchedColumn<HeapIntVector> {
+    private static final class IntColumn extends ParquetBatchedColumn<HeapIntVector> {
         private final IntWriter writer;
 
         private IntColumn(ColumnDescriptor desc, IntWriter writer) {
@@ -350,7 +214,7 @@ final class ParquetBatchedColumns {
     }
 
     /** INT64 columns: longs, timestamps, micro- and nanosecond times and long decimals. */
-    private static final class LongColumn extends BatchedColumn<HeapLongVector> {
+    private static final class LongColumn extends ParquetBatchedColumn<HeapLongVector> {
         private final LongWriter writer;
 
         private LongColumn(ColumnDescriptor desc, LongWriter writer) {
@@ -365,7 +229,7 @@ final class ParquetBatchedColumns {
     }
 
     /** FLOAT columns, read as floats or widened to doubles. */
-    private static final class FloatColumn extends BatchedColumn<HeapFloatVector> {
+    private static final class FloatColumn extends ParquetBatchedColumn<HeapFloatVector> {
         private final boolean widen;
 
         private FloatColumn(ColumnDescriptor desc, boolean widen) {
@@ -384,7 +248,7 @@ final class ParquetBatchedColumns {
         }
     }
 
-    private static final class DoubleColumn extends BatchedColumn<HeapDoubleVector> {
+    private static final class DoubleColumn extends ParquetBatchedColumn<HeapDoubleVector> {
         private DoubleColumn(ColumnDescriptor desc) {
             super(desc, new HeapDoubleVector(BATCH_SIZE), DoubleColumnReader::new);
         }
@@ -401,7 +265,7 @@ final class ParquetBatchedColumns {
      * group into one shared array (Flink's vector would decode, and copy, the entry again for every
      * row that uses it).
      */
-    private static final class BytesColumn extends BatchedColumn<HeapBytesVector> {
+    private static final class BytesColumn extends ParquetBatchedColumn<HeapBytesVector> {
         private byte[] entries = new byte[256];
         private int entriesUsed;
         private int[] entryStart = new int[16];

@@ -1,7 +1,5 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.data.parquet.ParquetBatchedColumns.BatchedColumn;
-import dev.icebergflink.data.parquet.ParquetLeafReaders.LeafReader;
 import dev.icebergflink.data.row.BinaryRowBuilder;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,14 +20,15 @@ import org.apache.parquet.hadoop.metadata.ColumnPath;
  * <p>It exists because a binary row is what Flink copies cheaply between chained operators (one
  * array copy instead of a deep copy of a generic row), and because decoding straight into the
  * binary layout skips boxing. Iceberg's struct reader hands every field over as an object, so this
- * reader walks the fields itself: a primitive column of the file is read by its {@link LeafReader}
- * straight into the row field (null when the column's definition level says so); every other field
- * (nested structs, lists and maps, metadata columns, constants, defaults and missing columns) is
- * read by its Parquet value reader and written with {@link BinaryRowBuilder#setValue}.
+ * reader walks the fields itself: a primitive column of the file is read by its {@link
+ * ParquetLeafReader} straight into the row field (null when the column's definition level says so);
+ * every other field (nested structs, lists and maps, metadata columns, constants, defaults and
+ * missing columns) is read by its Parquet value reader and written with {@link
+ * BinaryRowBuilder#setValue}.
  *
- * <p>A primitive column may also have a {@link BatchedColumn}, which decodes its values a batch at
- * a time. The batched path uses it for every row group whose chunk of the column it can decode
- * ({@link #setRowGroup}); the row-at-a-time path ({@link #setPageSource}) never does.
+ * <p>A primitive column may also have a {@link ParquetBatchedColumn}, which decodes its values a
+ * batch at a time. The batched path uses it for every row group whose chunk of the column it can
+ * decode ({@link #setRowGroup}); the row-at-a-time path ({@link #setPageSource}) never does.
  *
  * <p>Every call to {@link #read} returns a new, independent row; the reuse argument is ignored.
  */
@@ -37,16 +36,16 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
 
     /** How one field of the row is read: by a leaf reader or by a value reader. */
     static final class Field {
-        private final LeafReader<?> leaf;
+        private final ParquetLeafReader<?> leaf;
         private final int definitionLevel;
         private final ParquetValueReader<?> reader;
-        private final BatchedColumn<?> batched;
+        private final ParquetBatchedColumn<?> batched;
 
         private Field(
-                LeafReader<?> leaf,
+                ParquetLeafReader<?> leaf,
                 int definitionLevel,
                 ParquetValueReader<?> reader,
-                BatchedColumn<?> batched) {
+                ParquetBatchedColumn<?> batched) {
             this.leaf = leaf;
             this.definitionLevel = definitionLevel;
             this.reader = reader;
@@ -57,7 +56,7 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
          * A primitive column of the file, read directly; the field is null where the column's
          * definition level is at most {@code definitionLevel} (-1 for a required column).
          */
-        static Field direct(LeafReader<?> leaf, int definitionLevel) {
+        static Field direct(ParquetLeafReader<?> leaf, int definitionLevel) {
             return new Field(leaf, definitionLevel, null, null);
         }
 
@@ -65,7 +64,7 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
          * This field with {@code column} to decode the same file column in batches where it can;
          * null leaves the field as it is.
          */
-        Field batchedBy(BatchedColumn<?> column) {
+        Field batchedBy(ParquetBatchedColumn<?> column) {
             return column == null ? this : new Field(leaf, definitionLevel, reader, column);
         }
 
@@ -80,11 +79,11 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
     }
 
     private final BinaryRowBuilder builder;
-    private final LeafReader<?>[] leaves;
-    private final BatchedColumn<?>[] batchable;
+    private final ParquetLeafReader<?>[] leaves;
+    private final ParquetBatchedColumn<?>[] batchable;
 
     /** The batched columns of the current row group, by field; null where the leaf reads. */
-    private final BatchedColumn<?>[] batched;
+    private final ParquetBatchedColumn<?>[] batched;
 
     private final int[] definitionLevels;
     private final ParquetValueReader<Object>[] readers;
@@ -105,9 +104,9 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
         }
         int arity = fields.size();
         this.builder = new BinaryRowBuilder(rowType);
-        this.leaves = new LeafReader<?>[arity];
-        this.batchable = new BatchedColumn<?>[arity];
-        this.batched = new BatchedColumn<?>[arity];
+        this.leaves = new ParquetLeafReader<?>[arity];
+        this.batchable = new ParquetBatchedColumn<?>[arity];
+        this.batched = new ParquetBatchedColumn<?>[arity];
         this.definitionLevels = new int[arity];
         this.readers = new ParquetValueReader[arity];
         this.reuse = new Object[arity];
@@ -126,8 +125,8 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
     public RowData read(RowData ignored) {
         builder.begin();
         for (int pos = 0; pos < leaves.length; pos++) {
-            BatchedColumn<?> column = batched[pos];
-            LeafReader<?> leaf = leaves[pos];
+            ParquetBatchedColumn<?> column = batched[pos];
+            ParquetLeafReader<?> leaf = leaves[pos];
             if (column != null) {
                 column.readInto(builder, pos);
             } else if (leaf != null) {
@@ -155,7 +154,7 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
      */
     void setRowGroup(PageReadStore pageStore, Map<ColumnPath, ColumnChunkMetaData> chunks) {
         for (int pos = 0; pos < children.size(); pos++) {
-            BatchedColumn<?> column = batchable[pos];
+            ParquetBatchedColumn<?> column = batchable[pos];
             if (column != null
                     && column.decodes(chunks.get(ColumnPath.get(column.descriptor().getPath())))) {
                 column.setPageSource(pageStore);
@@ -171,7 +170,7 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
     /** How many fields the current row group decodes in batches. */
     int batchedFieldCount() {
         int count = 0;
-        for (BatchedColumn<?> column : batched) {
+        for (ParquetBatchedColumn<?> column : batched) {
             count += column != null ? 1 : 0;
         }
         return count;

@@ -12,8 +12,6 @@ import java.nio.ByteOrder;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
-import org.apache.iceberg.parquet.ColumnIterator;
-import org.apache.iceberg.parquet.ParquetValueReaders;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
@@ -21,8 +19,8 @@ import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
 /**
  * The readers of primitive Parquet columns, one per pair of Iceberg type and Parquet encoding, each
  * able to produce its value two ways: boxed, as Flink's internal value, for nested structs, lists
- * and maps ({@link LeafReader#read}); and unboxed, written straight into a field of a {@link
- * BinaryRowBuilder}, for the columns of the top-level row ({@link LeafReader#readInto}).
+ * and maps ({@link ParquetLeafReader#read}); and unboxed, written straight into a field of a {@link
+ * BinaryRowBuilder}, for the columns of the top-level row ({@link ParquetLeafReader#readInto}).
  *
  * <p>They exist so that one decision per column (which reader fits this Iceberg type in this
  * Parquet type) serves both paths, and so that the top-level row skips the boxed longs and doubles,
@@ -34,111 +32,78 @@ final class ParquetLeafReaders {
 
     private ParquetLeafReaders() {}
 
-    /**
-     * A reader of one primitive column that can also write its values into a binary row field.
-     *
-     * @param <T> the boxed Flink internal value
-     */
-    abstract static class LeafReader<T> extends ParquetValueReaders.PrimitiveReader<T> {
-
-        LeafReader(ColumnDescriptor desc) {
-            super(desc);
-        }
-
-        /** The column's values, levels and nulls; exposed for the row reader's bookkeeping. */
-        final ColumnIterator<?> iterator() {
-            return column;
-        }
-
-        /**
-         * Reads the column's next value into field {@code pos} of {@code row}: the value when the
-         * current definition level is above {@code definitionLevel} (the level at which the field
-         * itself is null), otherwise null.
-         */
-        final void readInto(BinaryRowBuilder row, int pos, int definitionLevel) {
-            if (column.currentDefinitionLevel() > definitionLevel) {
-                write(row, pos);
-            } else {
-                column.nextNull();
-                row.setNull(pos);
-            }
-        }
-
-        /** Reads the column's next value, known not to be null, into field {@code pos}. */
-        abstract void write(BinaryRowBuilder row, int pos);
-    }
-
-    static LeafReader<Boolean> booleans(ColumnDescriptor desc) {
+    static ParquetLeafReader<Boolean> booleans(ColumnDescriptor desc) {
         return new BooleanReader(desc);
     }
 
     /** INT32 columns read as INT or DATE. */
-    static LeafReader<Integer> ints(ColumnDescriptor desc) {
+    static ParquetLeafReader<Integer> ints(ColumnDescriptor desc) {
         return new IntReader(desc);
     }
 
-    static LeafReader<Long> longs(ColumnDescriptor desc) {
+    static ParquetLeafReader<Long> longs(ColumnDescriptor desc) {
         return new LongReader(desc);
     }
 
     /** INT32 columns read as BIGINT, after an int to long promotion. */
-    static LeafReader<Long> intsAsLongs(ColumnDescriptor desc) {
+    static ParquetLeafReader<Long> intsAsLongs(ColumnDescriptor desc) {
         return new IntAsLongReader(desc);
     }
 
-    static LeafReader<Float> floats(ColumnDescriptor desc) {
+    static ParquetLeafReader<Float> floats(ColumnDescriptor desc) {
         return new FloatReader(desc);
     }
 
-    static LeafReader<Double> doubles(ColumnDescriptor desc) {
+    static ParquetLeafReader<Double> doubles(ColumnDescriptor desc) {
         return new DoubleReader(desc);
     }
 
     /** FLOAT columns read as DOUBLE, after a float to double promotion. */
-    static LeafReader<Double> floatsAsDoubles(ColumnDescriptor desc) {
+    static ParquetLeafReader<Double> floatsAsDoubles(ColumnDescriptor desc) {
         return new FloatAsDoubleReader(desc);
     }
 
     /** Binary, fixed and uuid columns read as {@code byte[]}. */
-    static LeafReader<byte[]> bytes(ColumnDescriptor desc) {
+    static ParquetLeafReader<byte[]> bytes(ColumnDescriptor desc) {
         return new BytesReader(desc);
     }
 
-    static LeafReader<StringData> strings(ColumnDescriptor desc) {
+    static ParquetLeafReader<StringData> strings(ColumnDescriptor desc) {
         return new StringReader(desc);
     }
 
     /** TIME columns of any unit read as Flink's int milliseconds of the day (truncating). */
-    static LeafReader<Integer> timeMillis(ColumnDescriptor desc, TimeUnit unit) {
+    static ParquetLeafReader<Integer> timeMillis(ColumnDescriptor desc, TimeUnit unit) {
         return new TimeReader(desc, unit);
     }
 
     /** INT64 timestamps in the column's annotated unit. */
-    static LeafReader<TimestampData> timestamps(ColumnDescriptor desc, TimeUnit unit) {
+    static ParquetLeafReader<TimestampData> timestamps(ColumnDescriptor desc, TimeUnit unit) {
         return new TimestampReader(desc, unit);
     }
 
     /** Legacy INT96 timestamps, kept to the nanosecond. */
-    static LeafReader<TimestampData> int96Timestamps(ColumnDescriptor desc) {
+    static ParquetLeafReader<TimestampData> int96Timestamps(ColumnDescriptor desc) {
         return new Int96TimestampReader(desc);
     }
 
-    static LeafReader<DecimalData> decimalFromInt(ColumnDescriptor desc, int precision, int scale) {
+    static ParquetLeafReader<DecimalData> decimalFromInt(
+            ColumnDescriptor desc, int precision, int scale) {
         return new IntDecimalReader(desc, precision, scale);
     }
 
-    static LeafReader<DecimalData> decimalFromLong(
+    static ParquetLeafReader<DecimalData> decimalFromLong(
             ColumnDescriptor desc, int precision, int scale) {
         return new LongDecimalReader(desc, precision, scale);
     }
 
     /** Big-endian two's complement decimals from fixed-length or variable binary. */
-    static LeafReader<DecimalData> decimalFromBinary(
+    static ParquetLeafReader<DecimalData> decimalFromBinary(
             ColumnDescriptor desc, int precision, int scale) {
         return new BinaryDecimalReader(desc, precision, scale);
     }
 
-    private static final class BooleanReader extends LeafReader<Boolean> {
+    private static final class BooleanReader extends ParquetLeafReader<Boolean> {
         private BooleanReader(ColumnDescriptor desc) {
             super(desc);
         }
@@ -154,7 +119,7 @@ final class ParquetLeafReaders {
         }
     }
 
-    private static final class IntReader extends LeafReader<Integer> {
+    private static final class IntReader extends ParquetLeafReader<Integer> {
         private IntReader(ColumnDescriptor desc) {
             super(desc);
         }
@@ -170,7 +135,7 @@ final class ParquetLeafReaders {
         }
     }
 
-    private static final class LongReader extends LeafReader<Long> {
+    private static final class LongReader extends ParquetLeafReader<Long> {
         private LongReader(ColumnDescriptor desc) {
             super(desc);
         }
@@ -186,7 +151,7 @@ final class ParquetLeafReaders {
         }
     }
 
-    private static final class IntAsLongReader extends LeafReader<Long> {
+    private static final class IntAsLongReader extends ParquetLeafReader<Long> {
         private IntAsLongReader(ColumnDescriptor desc) {
             super(desc);
         }
@@ -202,7 +167,7 @@ final class ParquetLeafReaders {
         }
     }
 
-    private static final class FloatReader extends LeafReader<Float> {
+    private static final class FloatReader extends ParquetLeafReader<Float> {
         private FloatReader(ColumnDescriptor desc) {
             super(desc);
         }
@@ -218,7 +183,7 @@ final class ParquetLeafReaders {
         }
     }
 
-    private static final class DoubleReader extends LeafReader<Double> {
+    private static final class DoubleReader extends ParquetLeafReader<Double> {
         private DoubleReader(ColumnDescriptor desc) {
             super(desc);
         }
@@ -234,7 +199,7 @@ final class ParquetLeafReaders {
         }
     }
 
-    private static final class FloatAsDoubleReader extends LeafReader<Double> {
+    private static final class FloatAsDoubleReader extends ParquetLeafReader<Double> {
         private FloatAsDoubleReader(ColumnDescriptor desc) {
             super(desc);
         }
@@ -256,7 +221,7 @@ final class ParquetLeafReaders {
      * offset and length to the stream, and the stream here passes them on to {@link
      * BinaryRowBuilder#setBytes} (where {@code toByteBuffer()} would make a buffer per value).
      */
-    private abstract static class BinaryLeafReader<T> extends LeafReader<T> {
+    private abstract static class BinaryLeafReader<T> extends ParquetLeafReader<T> {
         private final FieldSink sink = new FieldSink();
 
         private BinaryLeafReader(ColumnDescriptor desc) {
@@ -318,7 +283,7 @@ final class ParquetLeafReaders {
         }
     }
 
-    private static final class TimeReader extends LeafReader<Integer> {
+    private static final class TimeReader extends ParquetLeafReader<Integer> {
         private final TimeUnit unit;
 
         private TimeReader(ColumnDescriptor desc, TimeUnit unit) {
@@ -363,7 +328,7 @@ final class ParquetLeafReaders {
         }
     }
 
-    private static final class TimestampReader extends LeafReader<TimestampData> {
+    private static final class TimestampReader extends ParquetLeafReader<TimestampData> {
         private final TimeUnit unit;
 
         private TimestampReader(ColumnDescriptor desc, TimeUnit unit) {
@@ -390,7 +355,7 @@ final class ParquetLeafReaders {
      * Legacy INT96 timestamps (written by Hive, Impala and old Spark): 8 little-endian bytes of
      * nanoseconds of the day, then 4 little-endian bytes of Julian day.
      */
-    private static final class Int96TimestampReader extends LeafReader<TimestampData> {
+    private static final class Int96TimestampReader extends ParquetLeafReader<TimestampData> {
         private static final long JULIAN_DAY_OF_EPOCH = 2_440_588L;
         private static final long MILLIS_PER_DAY = 86_400_000L;
 
@@ -422,7 +387,7 @@ final class ParquetLeafReaders {
      * Decimals stored as an unscaled int or long; the expected precision may be wider than the
      * file's after a decimal promotion, and only then is a non-compact decimal made.
      */
-    private abstract static class UnscaledDecimalReader extends LeafReader<DecimalData> {
+    private abstract static class UnscaledDecimalReader extends ParquetLeafReader<DecimalData> {
         private final int precision;
         private final int scale;
         private final boolean compact;
@@ -479,7 +444,7 @@ final class ParquetLeafReaders {
         }
     }
 
-    private static final class BinaryDecimalReader extends LeafReader<DecimalData> {
+    private static final class BinaryDecimalReader extends ParquetLeafReader<DecimalData> {
         private final int precision;
         private final int scale;
         private final boolean compact;

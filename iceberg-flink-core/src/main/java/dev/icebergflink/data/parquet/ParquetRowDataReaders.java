@@ -1,7 +1,6 @@
 package dev.icebergflink.data.parquet;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.parquet.ParquetLeafReaders.LeafReader;
 import dev.icebergflink.data.row.EngineProjections;
 import dev.icebergflink.data.row.RowDataConstants;
 import java.util.ArrayList;
@@ -195,7 +194,7 @@ public final class ParquetRowDataReaders {
                                 fileSchema.getMaxDefinitionLevel(path(fieldType.getName())) - 1;
                         readersById.put(
                                 id, ParquetValueReaders.option(fieldType, definitionLevel, reader));
-                        if (reader instanceof LeafReader<?> leaf) {
+                        if (reader instanceof ParquetLeafReader<?> leaf) {
                             directById.put(
                                     id, ParquetBinaryRowReader.Field.direct(leaf, definitionLevel));
                             descriptorsById.put(

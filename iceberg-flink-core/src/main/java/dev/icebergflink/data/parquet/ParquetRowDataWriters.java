@@ -121,7 +121,7 @@ public final class ParquetRowDataWriters {
                         ParquetValueWriters.option(
                                 fieldType, definitionLevel, fieldWriters.get(i)));
             }
-            return ParquetLeafWriters.row(struct, rowType, writers, rowCheck);
+            return ParquetNestedWriters.row(struct, rowType, writers, rowCheck);
         }
 
         @Override
@@ -133,7 +133,7 @@ public final class ParquetRowDataWriters {
             org.apache.parquet.schema.Type elementType = repeated.getType(0);
             int elementDefinitionLevel =
                     fileSchema.getMaxDefinitionLevel(path(elementType.getName()));
-            return ParquetLeafWriters.array(
+            return ParquetNestedWriters.array(
                     fileSchema.getMaxDefinitionLevel(repeatedPath),
                     fileSchema.getMaxRepetitionLevel(repeatedPath),
                     ParquetValueWriters.option(elementType, elementDefinitionLevel, elementWriter),
@@ -151,7 +151,7 @@ public final class ParquetRowDataWriters {
             GroupType repeated = mapGroup.getType(0).asGroupType();
             org.apache.parquet.schema.Type keyType = repeated.getType(0);
             org.apache.parquet.schema.Type valueType = repeated.getType(1);
-            return ParquetLeafWriters.map(
+            return ParquetNestedWriters.map(
                     fileSchema.getMaxDefinitionLevel(repeatedPath),
                     fileSchema.getMaxRepetitionLevel(repeatedPath),
                     ParquetValueWriters.option(
