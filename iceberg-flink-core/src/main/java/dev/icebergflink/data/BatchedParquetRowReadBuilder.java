@@ -18,8 +18,8 @@ import org.apache.iceberg.mapping.NameMapping;
  * returns the rows of the batches one by one.
  *
  * <p>It exists so that every caller of {@link RowDataFileReaders} keeps reading rows while Parquet
- * files are decoded in batches (see {@code FlinkParquetBatchedColumns}); all settings pass through
- * to the batched builder unchanged.
+ * files are decoded in batches (see {@code ParquetBatchedColumns}); all settings pass through to
+ * the batched builder unchanged.
  */
 final class BatchedParquetRowReadBuilder implements ReadBuilder<RowData, RowType> {
 

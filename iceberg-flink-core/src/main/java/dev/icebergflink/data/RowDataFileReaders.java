@@ -31,13 +31,13 @@ public final class RowDataFileReaders {
     public static ReadBuilder<RowData, RowType> readBuilder(FileFormat format, InputFile file) {
         Objects.requireNonNull(format, "format must not be null");
         Objects.requireNonNull(file, "file must not be null");
-        if (!FlinkFormatModels.supportedFormats().contains(format)) {
+        if (!RowDataFormatModels.supportedFormats().contains(format)) {
             throw new IllegalArgumentException(
                     String.format(
                             "Cannot read %s: unsupported file format %s; supported formats are %s",
-                            file.location(), format, FlinkFormatModels.supportedFormats()));
+                            file.location(), format, RowDataFormatModels.supportedFormats()));
         }
-        FlinkFormatModels.ensureRegistered();
+        RowDataFormatModels.ensureRegistered();
         if (format == FileFormat.PARQUET) {
             return new BatchedParquetRowReadBuilder(
                     FormatModelRegistry.readBuilder(format, ParquetRowBatch.class, file));

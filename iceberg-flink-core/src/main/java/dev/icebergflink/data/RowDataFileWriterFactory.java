@@ -20,7 +20,7 @@ import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Creates Iceberg data, equality-delete and position-delete file writers that take Flink {@link
- * RowData}, in any of the formats of {@link FlinkFormatModels}.
+ * RowData}, in any of the formats of {@link RowDataFormatModels}.
  *
  * <p>It is Iceberg's registry-based writer factory bound to this connector's RowData models, so
  * file rolling, metrics, encryption and sort-order metadata all come from Iceberg. The factory is
@@ -51,7 +51,7 @@ public final class RowDataFileWriterFactory extends RegistryBasedFileWriterFacto
 
     /** Starts a factory for the given table; formats and schema default to the table's. */
     public static Builder builderFor(Table table) {
-        FlinkFormatModels.ensureRegistered();
+        RowDataFormatModels.ensureRegistered();
         return new Builder(table);
     }
 
@@ -202,18 +202,18 @@ public final class RowDataFileWriterFactory extends RegistryBasedFileWriterFacto
                         String.format(
                                 "Invalid file format '%s' in table property %s; allowed values"
                                         + " are %s",
-                                value, key, FlinkFormatModels.supportedFormats()),
+                                value, key, RowDataFormatModels.supportedFormats()),
                         e);
             }
         }
 
         private static FileFormat checkSupported(FileFormat format, String what) {
             Objects.requireNonNull(format, what + " file format must not be null");
-            if (!FlinkFormatModels.supportedFormats().contains(format)) {
+            if (!RowDataFormatModels.supportedFormats().contains(format)) {
                 throw new IllegalArgumentException(
                         String.format(
                                 "Unsupported %s file format %s; allowed values are %s",
-                                what, format, FlinkFormatModels.supportedFormats()));
+                                what, format, RowDataFormatModels.supportedFormats()));
             }
             return format;
         }

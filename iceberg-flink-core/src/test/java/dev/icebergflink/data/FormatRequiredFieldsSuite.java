@@ -11,6 +11,7 @@ import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.data.row.RequiredFieldCheck;
 import dev.icebergflink.testing.RowDataAssert;
 import java.io.File;
 import java.util.Arrays;

@@ -29,8 +29,8 @@ import org.apache.iceberg.types.Types;
 /**
  * Writes and reads data files of one format in tests, all through Iceberg's {@link
  * FormatModelRegistry}: Flink rows with this connector's RowData models (registered by {@link
- * FlinkFormatModels}), Iceberg generic records with iceberg-data's own models. One class serves the
- * Parquet, ORC and Avro tests, so every format is written and read the same way.
+ * RowDataFormatModels}), Iceberg generic records with iceberg-data's own models. One class serves
+ * the Parquet, ORC and Avro tests, so every format is written and read the same way.
  */
 public final class FormatTestFiles {
 
@@ -44,7 +44,7 @@ public final class FormatTestFiles {
 
     /** The helper for files of {@code format}; registers the RowData models. */
     public static FormatTestFiles of(FileFormat format) {
-        FlinkFormatModels.ensureRegistered();
+        RowDataFormatModels.ensureRegistered();
         return new FormatTestFiles(format);
     }
 

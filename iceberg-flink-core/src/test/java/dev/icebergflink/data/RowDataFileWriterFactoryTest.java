@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.row.RowDataConstants;
+import dev.icebergflink.data.row.RowDataStructLike;
 import dev.icebergflink.testing.RandomRowData;
 import dev.icebergflink.testing.RowDataAssert;
 import dev.icebergflink.testing.RowDataConverter;

@@ -1,8 +1,8 @@
 package dev.icebergflink.benchmarks.jmh;
 
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
-import dev.icebergflink.data.RowDataPartitioner;
-import dev.icebergflink.data.RowDataStructLike;
+import dev.icebergflink.data.row.RowDataPartitioner;
+import dev.icebergflink.data.row.RowDataStructLike;
 import dev.icebergflink.sink.distribution.PartitionKeySelector;
 import java.util.HashMap;
 import java.util.List;

@@ -113,7 +113,7 @@ class JmhBenchmarksTest {
         PartitionKey ours =
                 new PartitionKey(PartitionKeyBenchmark.spec(transform), BenchmarkRows.SCHEMA);
         ours.partition(
-                new dev.icebergflink.data.RowDataStructLike(
+                new dev.icebergflink.data.row.RowDataStructLike(
                                 BenchmarkRows.SCHEMA.asStruct(), BenchmarkRows.ROW_TYPE)
                         .wrap(rows.rowData(0L)));
         assertThat(ours).isEqualTo(generic);

@@ -1,6 +1,6 @@
 package dev.icebergflink.data.avro;
 
-import dev.icebergflink.data.BinaryRowBuilder;
+import dev.icebergflink.data.row.BinaryRowBuilder;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -11,9 +11,9 @@ import org.apache.avro.util.Utf8;
  *
  * <p>It exists so that decoding a value allocates nothing: Avro's decoder fills one reused {@link
  * Utf8} or {@link ByteBuffer} over this array, and {@link
- * dev.icebergflink.data.BinaryRowBuilder#setBytes} keeps its segment wrapper while a field's bytes
- * keep coming from the same array. The array only grows; {@link #array()} is valid until the next
- * read.
+ * dev.icebergflink.data.row.BinaryRowBuilder#setBytes} keeps its segment wrapper while a field's
+ * bytes keep coming from the same array. The array only grows; {@link #array()} is valid until the
+ * next read.
  */
 final class ScratchBytes {
 

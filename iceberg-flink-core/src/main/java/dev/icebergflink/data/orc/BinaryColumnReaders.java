@@ -1,6 +1,6 @@
 package dev.icebergflink.data.orc;
 
-import dev.icebergflink.data.BinaryRowBuilder;
+import dev.icebergflink.data.row.BinaryRowBuilder;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.iceberg.orc.OrcValueReader;
@@ -19,8 +19,8 @@ import org.apache.orc.storage.ql.exec.vector.LongColumnVector;
  *
  * <p>They exist so that the common columns of a scan cost no object per value: a long is copied
  * from the {@link LongColumnVector} into the row, a string's bytes from the {@link
- * BytesColumnVector}'s buffer, a compact decimal as its unscaled long. {@link BinaryRowReader} uses
- * them for the columns it reads from the file; everything else keeps Iceberg's value readers.
+ * BytesColumnVector}'s buffer, a compact decimal as its unscaled long. {@link OrcBinaryRowReader}
+ * uses them for the columns it reads from the file; everything else keeps Iceberg's value readers.
  */
 final class BinaryColumnReaders {
 
@@ -158,7 +158,7 @@ final class BinaryColumnReaders {
     }
 
     private static final class TimestampColumn extends ColumnReader {
-        private final OrcValueReader<TimestampData> timestamps = FlinkOrcReaders.timestamps();
+        private final OrcValueReader<TimestampData> timestamps = OrcFieldReaders.timestamps();
 
         private TimestampColumn(BinaryRowBuilder builder, int pos) {
             super(builder, pos);
@@ -183,7 +183,7 @@ final class BinaryColumnReaders {
             super(builder, pos);
             this.compact = DecimalData.isCompact(precision);
             this.scale = scale;
-            this.decimals = FlinkOrcReaders.decimals(precision, scale);
+            this.decimals = OrcFieldReaders.decimals(precision, scale);
         }
 
         @Override

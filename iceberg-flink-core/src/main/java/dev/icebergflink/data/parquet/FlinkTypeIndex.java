@@ -1,6 +1,6 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.data.FlinkTypeRoots;
+import dev.icebergflink.data.row.FlinkTypeRoots;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.icebergflink.data.avro;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.BinaryRowBuilder;
+import dev.icebergflink.data.row.BinaryRowBuilder;
 import dev.icebergflink.testing.TestSchemas;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -21,8 +21,8 @@ import org.apache.iceberg.types.Types;
  * <p>ORC keeps a timestamp as whole seconds truncated toward zero plus nanos, and its reader
  * restores the sign from the seconds; a timestamp strictly between one second before the epoch and
  * the epoch, with at least a millisecond of fraction, therefore reads back one second late. Every
- * ORC writer has this (see {@code FlinkOrcTimestampTest}, which pins it against iceberg-data's
- * generic writer), so the random data moves such timestamps one second earlier, where they survive.
+ * ORC writer has this (see {@code OrcTimestampTest}, which pins it against iceberg-data's generic
+ * writer), so the random data moves such timestamps one second earlier, where they survive.
  */
 final class OrcTestData {
 

@@ -1,6 +1,6 @@
 package dev.icebergflink.sink.distribution;
 
-import dev.icebergflink.data.RowDataPartitioner;
+import dev.icebergflink.data.row.RowDataPartitioner;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.RowData;

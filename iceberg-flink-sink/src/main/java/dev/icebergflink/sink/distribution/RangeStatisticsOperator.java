@@ -1,6 +1,6 @@
 package dev.icebergflink.sink.distribution;
 
-import dev.icebergflink.data.RowDataStructLike;
+import dev.icebergflink.data.row.RowDataStructLike;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

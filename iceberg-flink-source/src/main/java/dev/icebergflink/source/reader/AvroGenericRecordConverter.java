@@ -1,7 +1,7 @@
 package dev.icebergflink.source.reader;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.avro.FlinkAvroWriter;
+import dev.icebergflink.data.avro.AvroRowDataWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,7 +40,7 @@ public final class AvroGenericRecordConverter implements RowDataConverter<Generi
     private final org.apache.iceberg.Schema schema;
     private final String recordName;
     private transient Schema avroSchema;
-    private transient FlinkAvroWriter writer;
+    private transient AvroRowDataWriter writer;
     private transient GenericDatumReader<GenericRecord> reader;
     private transient ByteArrayOutputStream buffer;
     private transient BinaryEncoder encoder;
@@ -67,7 +67,8 @@ public final class AvroGenericRecordConverter implements RowDataConverter<Generi
     @Override
     public GenericRecord convert(RowData row) {
         if (writer == null) {
-            writer = FlinkAvroWriter.create(schema, avroSchema(), FlinkSchemaUtil.convert(schema));
+            writer =
+                    AvroRowDataWriter.create(schema, avroSchema(), FlinkSchemaUtil.convert(schema));
             reader = new GenericDatumReader<>(avroSchema());
             buffer = new ByteArrayOutputStream();
         }

@@ -1,7 +1,7 @@
 package dev.icebergflink.source.reader;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.RowDataStructLike;
+import dev.icebergflink.data.row.RowDataStructLike;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.TypedSetters;

@@ -1,9 +1,9 @@
 package dev.icebergflink.source.reader;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.data.RowDataConstants;
 import dev.icebergflink.data.RowDataFileReaders;
-import dev.icebergflink.data.RowDataStructLike;
+import dev.icebergflink.data.row.RowDataConstants;
+import dev.icebergflink.data.row.RowDataStructLike;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

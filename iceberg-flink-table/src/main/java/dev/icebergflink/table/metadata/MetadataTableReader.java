@@ -1,7 +1,7 @@
 package dev.icebergflink.table.metadata;
 
 import dev.icebergflink.TableLoader;
-import dev.icebergflink.data.RowDataConstants;
+import dev.icebergflink.data.row.RowDataConstants;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.table.data.RowData;

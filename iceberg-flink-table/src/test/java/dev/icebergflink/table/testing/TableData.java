@@ -2,7 +2,7 @@ package dev.icebergflink.table.testing;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.RowDataFileWriterFactory;
-import dev.icebergflink.data.RowDataStructLike;
+import dev.icebergflink.data.row.RowDataStructLike;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
