@@ -28,7 +28,7 @@ public final class RowDataFormatModels {
     private static final Logger LOG = LoggerFactory.getLogger(RowDataFormatModels.class);
 
     /** The class through which Iceberg's own Flink module registers its RowData models. */
-    private static final String INCUMBENT_MODELS =
+    private static final String ICEBERG_FLINK_MODULE_MODELS =
             "org.apache.iceberg.flink.data.FlinkFormatModels";
 
     private static volatile boolean registered;
@@ -60,7 +60,7 @@ public final class RowDataFormatModels {
                 FormatModelRegistry.register(model);
                 LOG.debug("Registered RowData format model for {}", model.format());
             } catch (IllegalArgumentException e) {
-                if (isPresent(INCUMBENT_MODELS)) {
+                if (isPresent(ICEBERG_FLINK_MODULE_MODELS)) {
                     // Iceberg's own Flink module registered its RowData models in this class
                     // loader: which connector's readers and writers run would depend on class-path
                     // order, so refuse instead of silently using the other one.
@@ -70,7 +70,7 @@ public final class RowDataFormatModels {
                                             + " because Iceberg's own Flink connector (%s, from an"
                                             + " iceberg-flink-runtime jar) is on the same class"
                                             + " path. Remove one of the two connectors.",
-                                    model.format(), INCUMBENT_MODELS),
+                                    model.format(), ICEBERG_FLINK_MODULE_MODELS),
                             e);
                 }
                 // Registered earlier in this class loader by this connector.

@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It exists because this connector has only the FLIP-27 source and the Sink V2 sink: {@code
  * true} is accepted silently, {@code false} is accepted and logged once per JVM as a warning, so
- * that users moving from the incumbent learn that the setting does nothing instead of getting a
- * silently different implementation.
+ * that users moving from Apache Iceberg's connector learn that the setting does nothing instead of
+ * getting a silently different implementation.
  */
 @Internal
 public final class LegacySwitches {

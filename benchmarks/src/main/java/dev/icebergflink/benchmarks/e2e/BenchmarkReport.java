@@ -84,8 +84,8 @@ final class BenchmarkReport {
                         + " below to regenerate; only the findings section is kept. -->\n\n");
         md.append(
                 "End-to-end throughput of the connector against Iceberg's own generic writer and"
-                        + " reader (the *limits*) on the same rows, table layout and machine"
-                        + " (issue #8). Every workload runs in a fresh JVM on a local MiniCluster"
+                        + " reader (the *limits*) on the same rows, table layout and machine."
+                        + " Every workload runs in a fresh JVM on a local MiniCluster"
                         + " with parallelism 2 in batch mode; the limits use one thread per core."
                         + " How the suite works and how to run parts of it:"
                         + " [benchmarks/README.md](../benchmarks/README.md).\n\n");
@@ -179,7 +179,7 @@ final class BenchmarkReport {
             }
         }
         md.append(
-                "\nThe issue's targets: append ≥ 0.85x the generic writer (held for ORC and Avro"
+                "\nThe targets: append ≥ 0.85x the generic writer (held for ORC and Avro"
                         + " against their own generic writers too), partitioned append ≥ 0.75x,"
                         + " full scan ≥ 0.9x the generic reader, upsert update phase ≥ 0.5x the"
                         + " append rate. Bounded upsert memory is checked by running the upsert"

@@ -14,10 +14,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The end-to-end benchmark suite (issue #8): runs every workload in a fresh child JVM, round after
- * round, prints one {@link ResultLine} per run with its ratio to the reference measured in the same
- * round, then a summary table, and regenerates {@code docs/benchmarks.md} with its chart when
- * {@code --docs} is given. Exits non-zero as soon as a workload fails or gives a wrong answer.
+ * The end-to-end benchmark suite: runs every workload in a fresh child JVM, round after round,
+ * prints one {@link ResultLine} per run with its ratio to the reference measured in the same round,
+ * then a summary table, and regenerates {@code docs/benchmarks.md} with its chart when {@code
+ * --docs} is given. Exits non-zero as soon as a workload fails or gives a wrong answer.
  *
  * <p>Options: see {@link SuiteOptions}. The README of the benchmarks module has the command.
  */

@@ -10,7 +10,7 @@ import org.apache.iceberg.FileFormat;
  * Every end-to-end workload, in the order the suite runs them in each round: the generator, the
  * generic limits, then the connector's writes and reads. Each workload names the reference its
  * rows/s are compared with (a generic limit; the upsert compares with the Parquet append, as its
- * target does) and the target ratio of issue #8, if it has one.
+ * target does) and its target ratio to that reference, if it has one.
  */
 public enum Workload {
     GENERATOR("generator", Kind.GENERATOR, FileFormat.PARQUET, null, 0),
@@ -111,7 +111,7 @@ public enum Workload {
         return reference;
     }
 
-    /** The target ratio to the reference from issue #8, or 0 when the issue sets none. */
+    /** The target ratio to the reference, or 0 when the workload has no target. */
     public double target() {
         return target;
     }

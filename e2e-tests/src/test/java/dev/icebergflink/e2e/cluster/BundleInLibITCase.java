@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * module's ITCases; here the point is the bundle, the cluster and HDFS.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class BundleInLibITCase {
+class BundleInLibITCase extends SessionClusterTestBase {
 
     private static final int EVENTS = 2_000;
     private static final String[] CATEGORIES = {"books", "games", "music", "tools"};
@@ -130,9 +130,6 @@ class BundleInLibITCase {
     }
 
     private static HadoopCatalog catalog() {
-        HadoopCatalog catalog = new HadoopCatalog();
-        catalog.setConf(HDFS.configuration());
-        catalog.initialize("check", Map.of("warehouse", warehouse()));
-        return catalog;
+        return hadoopCatalog(HDFS, warehouse());
     }
 }

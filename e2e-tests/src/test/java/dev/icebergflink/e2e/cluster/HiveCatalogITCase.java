@@ -6,10 +6,8 @@ import dev.icebergflink.e2e.cluster.FlinkDistribution.BundlePlacement;
 import dev.icebergflink.table.testing.HiveMetastoreServerExtension;
 import dev.icebergflink.testing.servers.HdfsServerExtension;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -26,10 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Metastore client jars are in the cluster's {@code lib/} exactly as the guide's copy command puts
  * them there, and every script comes from {@code docs/deployment.md}.
  */
-class HiveCatalogITCase {
+class HiveCatalogITCase extends SessionClusterTestBase {
 
-    private static final Duration SQL_TIMEOUT = Duration.ofMinutes(4);
-    private static final String NAMENODE = "hdfs://namenode:8020";
     private static final String METASTORE = "thrift://metastore:9083";
 
     @RegisterExtension
@@ -47,30 +43,20 @@ class HiveCatalogITCase {
                     .hadoopConfDir(HDFS::hadoopConfDir)
                     .libJars(HiveCatalogITCase::guideHiveJars);
 
-    private static final DeploymentGuide GUIDE = DeploymentGuide.load();
-
     @Test
     void sqlClientWritesAndReadsAPartitionedTableThroughTheHiveMetastore() throws Exception {
         String init =
-                GUIDE.block("init-hive.sql", Map.of(NAMENODE, HDFS.uri(), METASTORE, HMS.uri()));
+                GUIDE.block(
+                        "init-hive.sql", Map.of(GUIDE_NAMENODE, HDFS.uri(), METASTORE, HMS.uri()));
 
         ChildJvm.Result result =
-                new SqlClientRunner(CLUSTER)
-                        .initScript(init)
-                        .jar(E2eArtifacts.bundleJar())
-                        .run(GUIDE.block("walkthrough.sql"), SQL_TIMEOUT);
+                runSql(
+                        new SqlClientRunner(CLUSTER).initScript(init).jar(E2eArtifacts.bundleJar()),
+                        GUIDE.block("walkthrough.sql"));
 
-        assertThat(result.exitCode()).as(result.output()).isZero();
-        assertThat(result.output()).as(result.output()).doesNotContain("[ERROR]");
         assertThat(TableauOutput.rows(result.output()))
                 .as(result.output())
-                .containsSubsequence(
-                        List.of("id", "category", "amount"),
-                        List.of("1", "books", "10.50"),
-                        List.of("2", "games", "20.00"),
-                        List.of("3", "books", "7.25"),
-                        List.of("operation", "added_records"),
-                        List.of("append", "3"));
+                .containsSubsequence(WALKTHROUGH_OUTPUT);
 
         // The test JVM sees the same table through its own HiveCatalog on the same metastore.
         HiveCatalog catalog = new HiveCatalog();
@@ -81,14 +67,7 @@ class HiveCatalogITCase {
                     .containsExactly(TableIdentifier.of("db", "events"));
             Table events = catalog.loadTable(TableIdentifier.of("db", "events"));
             assertThat(events.location()).isEqualTo(HDFS.uri("/warehouse/db.db/events"));
-            assertThat(events.spec().fields())
-                    .singleElement()
-                    .satisfies(f -> assertThat(f.name()).isEqualTo("category"));
-            assertThat(TableContents.rows(events, "id", "category", "amount"))
-                    .containsExactly(
-                            List.of(1L, "books", new BigDecimal("10.50")),
-                            List.of(2L, "games", new BigDecimal("20.00")),
-                            List.of(3L, "books", new BigDecimal("7.25")));
+            assertWalkthroughTable(events);
             assertThat(events.snapshots()).hasSize(1);
         } finally {
             catalog.close();

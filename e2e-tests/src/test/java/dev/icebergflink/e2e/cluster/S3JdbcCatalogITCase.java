@@ -6,10 +6,8 @@ import dev.icebergflink.e2e.cluster.FlinkDistribution.BundlePlacement;
 import dev.icebergflink.testing.servers.PostgresServerExtension;
 import dev.icebergflink.testing.servers.S3ProxyServerExtension;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,9 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the guide tells users to add ({@code iceberg-aws}, {@code iceberg-aws-bundle}, the PostgreSQL
  * driver). The command's jars and every script come from {@code docs/deployment.md}.
  */
-class S3JdbcCatalogITCase {
+class S3JdbcCatalogITCase extends SessionClusterTestBase {
 
-    private static final Duration SQL_TIMEOUT = Duration.ofMinutes(4);
     private static final String BUCKET = "lakehouse";
     private static final String JARS_DIR = "/opt/iceberg";
     private static final String BUNDLE_NAME = "iceberg-flink-bundle.jar";
@@ -57,8 +54,6 @@ class S3JdbcCatalogITCase {
             FlinkSessionCluster.withBundle(BundlePlacement.USER_JAR)
                     .libJars(S3JdbcCatalogITCase::guideLibJars);
 
-    private static final DeploymentGuide GUIDE = DeploymentGuide.load();
-
     @Test
     void sqlClientWritesAndReadsAPartitionedTableOnS3ThroughTheJdbcCatalog() throws Exception {
         S3.createBucket(BUCKET);
@@ -67,19 +62,11 @@ class S3JdbcCatalogITCase {
 
         SqlClientRunner client = new SqlClientRunner(CLUSTER).initScript(init);
         jars.forEach(client::jar);
-        ChildJvm.Result result = client.run(GUIDE.block("walkthrough.sql"), SQL_TIMEOUT);
+        ChildJvm.Result result = runSql(client, GUIDE.block("walkthrough.sql"));
 
-        assertThat(result.exitCode()).as(result.output()).isZero();
-        assertThat(result.output()).as(result.output()).doesNotContain("[ERROR]");
         assertThat(TableauOutput.rows(result.output()))
                 .as(result.output())
-                .containsSubsequence(
-                        List.of("id", "category", "amount"),
-                        List.of("1", "books", "10.50"),
-                        List.of("2", "games", "20.00"),
-                        List.of("3", "books", "7.25"),
-                        List.of("operation", "added_records"),
-                        List.of("append", "3"));
+                .containsSubsequence(WALKTHROUGH_OUTPUT);
 
         // The objects are really in the bucket: one data file per partition, and the metadata.
         Path tableDir = S3.basedir().resolve(BUCKET).resolve("warehouse/db/events");
@@ -93,14 +80,7 @@ class S3JdbcCatalogITCase {
         try (JdbcCatalog catalog = jdbcCatalog()) {
             Table events = catalog.loadTable(TableIdentifier.of("db", "events"));
             assertThat(events.location()).isEqualTo("s3://" + BUCKET + "/warehouse/db/events");
-            assertThat(events.spec().fields())
-                    .singleElement()
-                    .satisfies(f -> assertThat(f.name()).isEqualTo("category"));
-            assertThat(TableContents.rows(events, "id", "category", "amount"))
-                    .containsExactly(
-                            List.of(1L, "books", new BigDecimal("10.50")),
-                            List.of(2L, "games", new BigDecimal("20.00")),
-                            List.of(3L, "books", new BigDecimal("7.25")));
+            assertWalkthroughTable(events);
             try (CloseableIterable<FileScanTask> tasks = events.newScan().planFiles()) {
                 for (FileScanTask task : tasks) {
                     DataFile file = task.file();

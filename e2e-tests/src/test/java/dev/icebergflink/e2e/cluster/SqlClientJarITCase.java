@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
@@ -27,10 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * is where Iceberg's own runtime jar fails with {@code ClassNotFoundException} on its catalog
  * classes. Every script comes from {@code docs/deployment.md}.
  */
-class SqlClientJarITCase {
+class SqlClientJarITCase extends SessionClusterTestBase {
 
-    private static final Duration SQL_TIMEOUT = Duration.ofMinutes(4);
-    private static final String NAMENODE = "hdfs://namenode:8020";
     private static final String REST_URI = "http://rest-catalog:8181";
     private static final String BUNDLE = "/opt/iceberg/iceberg-flink-bundle.jar";
     private static final Pattern JOB_ID = Pattern.compile("Job ID: ([0-9a-f]{32})");
@@ -50,48 +49,34 @@ class SqlClientJarITCase {
                     .hadoopConfDir(HDFS::hadoopConfDir)
                     .config(
                             () ->
-                                    DeploymentGuide.load()
-                                            .flatYaml("config.yaml", Map.of(NAMENODE, HDFS.uri())));
-
-    private static final DeploymentGuide GUIDE = DeploymentGuide.load();
+                                    GUIDE.flatYaml(
+                                            "config.yaml", Map.of(GUIDE_NAMENODE, HDFS.uri())));
 
     @Test
     void dashJWithHadoopCatalogOnHdfsAndRestCatalog() throws Exception {
         String init =
-                GUIDE.block("init-hadoop.sql", Map.of(NAMENODE, HDFS.uri()))
+                GUIDE.block("init-hadoop.sql", Map.of(GUIDE_NAMENODE, HDFS.uri()))
                         + GUIDE.block("init-rest.sql", Map.of(REST_URI, REST.uri()));
         String script = GUIDE.block("walkthrough.sql") + GUIDE.block("rest-walkthrough.sql");
 
         ChildJvm.Result result =
-                new SqlClientRunner(CLUSTER)
-                        .initScript(init)
-                        .jar(E2eArtifacts.bundleJar())
-                        .run(script, SQL_TIMEOUT);
+                runSql(
+                        new SqlClientRunner(CLUSTER).initScript(init).jar(E2eArtifacts.bundleJar()),
+                        script);
 
-        assertSucceeded(result);
-        assertThat(TableauOutput.rows(result.output()))
-                .as(result.output())
-                .containsSubsequence(
-                        List.of("id", "category", "amount"),
-                        List.of("1", "books", "10.50"),
-                        List.of("2", "games", "20.00"),
-                        List.of("3", "books", "7.25"),
-                        List.of("operation", "added_records"),
-                        List.of("append", "3"),
+        List<List<String>> restOutput =
+                List.of(
                         List.of("user_id", "url", "visit_date"),
                         List.of("7", "https://example.com/a", "2026-01-01"),
                         List.of("8", "https://example.com/b", "2026-01-02"));
+        assertThat(TableauOutput.rows(result.output()))
+                .as(result.output())
+                .containsSubsequence(
+                        Stream.concat(WALKTHROUGH_OUTPUT.stream(), restOutput.stream()).toList());
 
-        Table events = hadoopCatalog(HDFS.uri() + "/warehouse").loadTable(id("db", "events"));
+        Table events = hadoopCatalog(HDFS, HDFS.uri() + "/warehouse").loadTable(id("db", "events"));
         assertThat(events.location()).startsWith(HDFS.uri());
-        assertThat(events.spec().fields())
-                .singleElement()
-                .satisfies(f -> f.name().equals("category"));
-        assertThat(TableContents.rows(events, "id", "category", "amount"))
-                .containsExactly(
-                        List.of(1L, "books", new BigDecimal("10.50")),
-                        List.of(2L, "games", new BigDecimal("20.00")),
-                        List.of(3L, "books", new BigDecimal("7.25")));
+        assertWalkthroughTable(events);
         Table clicks = REST.backend().loadTable(id("web", "clicks"));
         assertThat(TableContents.rows(clicks, "user_id", "url", "visit_date"))
                 .containsExactly(
@@ -104,22 +89,17 @@ class SqlClientJarITCase {
         String warehouseRoot = HDFS.uri() + "/add-jar";
         String script =
                 GUIDE.block("add-jar.sql", Map.of(BUNDLE, E2eArtifacts.bundleJar().toString()))
-                        + GUIDE.block("init-hadoop.sql", Map.of(NAMENODE, warehouseRoot))
+                        + GUIDE.block("init-hadoop.sql", Map.of(GUIDE_NAMENODE, warehouseRoot))
                         + GUIDE.block("walkthrough.sql");
 
-        ChildJvm.Result result = new SqlClientRunner(CLUSTER).run(script, SQL_TIMEOUT);
+        ChildJvm.Result result = runSql(new SqlClientRunner(CLUSTER), script);
 
-        assertSucceeded(result);
-        List<List<String>> printed = TableauOutput.rows(result.output());
-        assertThat(printed)
+        assertThat(TableauOutput.rows(result.output()))
                 .as(result.output())
                 .contains(List.of(E2eArtifacts.bundleJar().toString()))
-                .containsSubsequence(
-                        List.of("1", "books", "10.50"),
-                        List.of("2", "games", "20.00"),
-                        List.of("3", "books", "7.25"),
-                        List.of("append", "3"));
-        Table events = hadoopCatalog(warehouseRoot + "/warehouse").loadTable(id("db", "events"));
+                .containsSubsequence(WALKTHROUGH_OUTPUT);
+        Table events =
+                hadoopCatalog(HDFS, warehouseRoot + "/warehouse").loadTable(id("db", "events"));
         assertThat(TableContents.rows(events, "id"))
                 .containsExactly(List.of(1L), List.of(2L), List.of(3L));
     }
@@ -128,18 +108,17 @@ class SqlClientJarITCase {
     void streamingInsertCommitsOneSnapshotPerCheckpointUntilCancelled() throws Exception {
         String warehouseRoot = HDFS.uri() + "/streaming";
         String script =
-                GUIDE.block("init-hadoop.sql", Map.of(NAMENODE, warehouseRoot))
+                GUIDE.block("init-hadoop.sql", Map.of(GUIDE_NAMENODE, warehouseRoot))
                         // The guide recommends minutes; the test commits every second.
                         + "SET 'execution.checkpointing.interval' = '1s';\n"
                         + GUIDE.block("streaming-insert.sql");
 
         ChildJvm.Result result =
-                new SqlClientRunner(CLUSTER).jar(E2eArtifacts.bundleJar()).run(script, SQL_TIMEOUT);
-        assertSucceeded(result);
+                runSql(new SqlClientRunner(CLUSTER).jar(E2eArtifacts.bundleJar()), script);
         Matcher jobId = JOB_ID.matcher(result.output());
         assertThat(jobId.find()).as(result.output()).isTrue();
 
-        HadoopCatalog catalog = hadoopCatalog(warehouseRoot + "/warehouse");
+        HadoopCatalog catalog = hadoopCatalog(HDFS, warehouseRoot + "/warehouse");
         Table table = catalog.loadTable(id("db", "stream_events"));
         Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
         while (snapshotCount(table) < 3) {
@@ -173,12 +152,6 @@ class SqlClientJarITCase {
                                 .toList());
     }
 
-    /** The SQL client exits 0 even after a failed statement, so look for its error marker too. */
-    private static void assertSucceeded(ChildJvm.Result result) {
-        assertThat(result.exitCode()).as(result.output()).isZero();
-        assertThat(result.output()).as(result.output()).doesNotContain("[ERROR]");
-    }
-
     private static int snapshotCount(Table table) {
         int count = 0;
         for (var ignored : table.snapshots()) {
@@ -189,12 +162,5 @@ class SqlClientJarITCase {
 
     private static TableIdentifier id(String database, String table) {
         return TableIdentifier.of(database, table);
-    }
-
-    private static HadoopCatalog hadoopCatalog(String warehouse) {
-        HadoopCatalog catalog = new HadoopCatalog();
-        catalog.setConf(HDFS.configuration());
-        catalog.initialize("check", Map.of("warehouse", warehouse));
-        return catalog;
     }
 }

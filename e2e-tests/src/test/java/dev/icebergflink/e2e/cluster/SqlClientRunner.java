@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * FlinkSessionCluster}: {@code SqlClient embedded [-i init.sql] [-j jar] -f script.sql}.
  *
  * <p>Why it exists: {@code -j} and {@code ADD JAR} load the bundle through the user class loader,
- * the way the incumbent's runtime jar fails; only a real SQL client shows that ours does not.
+ * the way Apache Iceberg's own Flink runtime jar fails; only a real SQL client shows that ours does
+ * not.
  */
 public final class SqlClientRunner {
 
