@@ -20,7 +20,7 @@ import dev.icebergflink.source.reader.IcebergReaderFunction;
 import dev.icebergflink.source.reader.IcebergSourceReader;
 import dev.icebergflink.source.reader.IdentityRowDataConverter;
 import dev.icebergflink.source.reader.RowConverter;
-import dev.icebergflink.source.reader.RowDataFileTaskReader;
+import dev.icebergflink.tasks.reader.RowDataFileTaskReader;
 import dev.icebergflink.source.reader.SplitWatermarkExtractor;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;

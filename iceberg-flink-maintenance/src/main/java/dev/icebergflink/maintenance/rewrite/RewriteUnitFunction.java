@@ -2,7 +2,7 @@ package dev.icebergflink.maintenance.rewrite;
 
 import dev.icebergflink.sink.committer.WriteResultSerializer;
 import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
-import dev.icebergflink.source.reader.RowDataFileTaskReader;
+import dev.icebergflink.tasks.reader.RowDataFileTaskReader;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
 import dev.icebergflink.source.split.SplitTableMetadata;
