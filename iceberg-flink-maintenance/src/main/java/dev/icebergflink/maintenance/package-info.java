@@ -3,9 +3,10 @@
  *
  * <ul>
  *   <li>{@code rewriteDataFiles()}: plans with Iceberg's {@code BinPackRewriteFilePlanner}, reads
- *       and writes in one Flink BATCH job (the source's {@code RowDataFileTaskReader} applies
- *       deletes, the sink's {@code RowDataTaskWriterFactory} writes), then commits ONE validated
- *       {@code RewriteFiles} from the client. Internals in {@code .rewrite}.
+ *       and writes in one Flink BATCH job (core's {@code RowDataFileTaskReader} applies deletes,
+ *       core's {@code RowDataFileWriterFactory} with Iceberg's rolling writers writes; work units
+ *       and written files travel in core's file-task codec), then commits ONE validated {@code
+ *       RewriteFiles} from the client. Internals in {@code .rewrite}.
  *   <li>{@code expireSnapshots()}: Iceberg's {@code ExpireSnapshots}; files are deleted by
  *       Iceberg's cleanup on a local thread pool (no Flink job), and the newest Flink checkpoint
  *       commit is kept by default.

@@ -10,7 +10,7 @@ import dev.icebergflink.source.planning.SnapshotPosition;
 import dev.icebergflink.source.planning.SplitPlanner;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
-import dev.icebergflink.source.split.SplitTableMetadata;
+import dev.icebergflink.tasks.codec.TableMetadataLookup;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +102,7 @@ public class SplitSerializerBenchmark {
                                                 + "'; allowed values: single, combined");
                     });
         }
-        splitSerializer = new IcebergSourceSplitSerializer(SplitTableMetadata.of(iceberg));
+        splitSerializer = new IcebergSourceSplitSerializer(TableMetadataLookup.of(iceberg));
         stateSerializer = new IcebergEnumeratorStateSerializer(splitSerializer);
         oneSplit = splits.get(0);
         splitBytes = splitSerializer.serialize(oneSplit);

@@ -13,7 +13,7 @@ import dev.icebergflink.source.planning.SplitPager;
 import dev.icebergflink.source.planning.SplitPlanner;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
-import dev.icebergflink.source.split.SplitTableMetadata;
+import dev.icebergflink.tasks.codec.TableMetadataLookup;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -94,7 +94,7 @@ public final class PlanningBenchmark {
                     seconds(start));
             IcebergEnumeratorStateSerializer stateSerializer =
                     new IcebergEnumeratorStateSerializer(
-                            new IcebergSourceSplitSerializer(SplitTableMetadata.of(table)));
+                            new IcebergSourceSplitSerializer(TableMetadataLookup.of(table)));
             for (int run = 1; run <= runs; run++) {
                 Set<String> boundedFiles = new HashSet<>();
                 PlanningMeasurement bounded =

@@ -1,21 +1,14 @@
 package dev.icebergflink.maintenance.rewrite;
 
-import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.sink.committer.WriteResultSerializer;
-import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
-import dev.icebergflink.sink.writer.WriterMode;
-import dev.icebergflink.source.split.IcebergSourceSplit;
-import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
@@ -28,7 +21,6 @@ import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
@@ -74,10 +66,10 @@ public final class RewriteJob {
             return List.of();
         }
         Table copy = SerializableTable.copyOf(table);
-        IcebergSourceSplitSerializer serializer = RewriteUnitFunction.unitSerializer(copy);
+        RewriteUnitSerializer serializer = RewriteUnitFunction.unitSerializer(copy);
         List<byte[]> units = new ArrayList<>(plan.units().size());
         for (CombinedScanTask unit : plan.units()) {
-            units.add(serializer.serialize(IcebergSourceSplit.fromCombinedScanTask(unit)));
+            units.add(SimpleVersionedSerialization.writeVersionAndSerialize(serializer, unit));
         }
         int parallelism = Math.max(1, Math.min(maxParallelism, units.size()));
 
@@ -87,24 +79,23 @@ public final class RewriteJob {
                         .name("rewrite-units")
                         .setParallelism(1)
                         .rebalance()
-                        .flatMap(new RewriteUnitFunction(copy, writerFactory(copy, plan)))
+                        .flatMap(
+                                new RewriteUnitFunction(
+                                        copy,
+                                        rowSchema(copy),
+                                        dataFileFormat(copy),
+                                        plan.writeTargetFileSize()))
                         .name("rewrite-files")
                         .setParallelism(parallelism)
                         .returns(BYTES);
 
-        WriteResultSerializer resultSerializer = WriteResultSerializer.forSpecs(copy.specs());
+        WrittenFilesSerializer filesSerializer = new WrittenFilesSerializer(copy.specs());
         List<DataFile> written = new ArrayList<>();
         try (CloseableIterator<byte[]> collected = results.executeAndCollect(jobName)) {
             while (collected.hasNext()) {
-                WriteResult result =
-                        resultSerializer.deserialize(
-                                WriteResultSerializer.CURRENT_VERSION, collected.next());
-                Collections.addAll(written, result.dataFiles());
-                if (result.deleteFiles().length > 0) {
-                    throw new IllegalStateException(
-                            "A rewrite task wrote delete files, which a rewrite never does: "
-                                    + List.of(result.deleteFiles()));
-                }
+                written.addAll(
+                        SimpleVersionedSerialization.readVersionAndDeSerialize(
+                                filesSerializer, collected.next()));
             }
         } catch (Exception e) {
             // Files collected before the failure are known: remove them, they will never be used.
@@ -117,22 +108,13 @@ public final class RewriteJob {
         return written;
     }
 
-    private static RowDataTaskWriterFactory writerFactory(Table table, PlannedRewrite plan) {
-        String formatName =
+    /** The format of the new files: the table's {@code write.format.default}. */
+    private static FileFormat dataFileFormat(Table table) {
+        return FileFormat.fromString(
                 PropertyUtil.propertyAsString(
                         table.properties(),
                         TableProperties.DEFAULT_FILE_FORMAT,
-                        TableProperties.DEFAULT_FILE_FORMAT_DEFAULT);
-        Schema dataSchema = rowSchema(table);
-        return new RowDataTaskWriterFactory(
-                table,
-                dataSchema,
-                FlinkSchemaUtil.convert(dataSchema),
-                FileFormat.fromString(formatName),
-                plan.writeTargetFileSize(),
-                Map.of(),
-                WriterMode.APPEND,
-                List.of());
+                        TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
     }
 
     /**

@@ -1,39 +1,46 @@
 package dev.icebergflink.maintenance.rewrite;
 
-import dev.icebergflink.sink.committer.WriteResultSerializer;
-import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
-import dev.icebergflink.source.reader.RowDataFileTaskReader;
-import dev.icebergflink.source.split.IcebergSourceSplit;
-import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
-import dev.icebergflink.source.split.SplitTableMetadata;
+import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.data.RowDataFileWriterFactory;
+import dev.icebergflink.tasks.codec.TableMetadataLookup;
+import dev.icebergflink.tasks.reader.RowDataFileTaskReader;
+import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Collector;
+import org.apache.iceberg.CombinedScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.TaskWriter;
-import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.mapping.NameMappingParser;
 
 /**
- * The task of the rewrite job: reads one work unit (a serialized {@link IcebergSourceSplit}) with
- * the source's {@link RowDataFileTaskReader}, which applies the unit's delete files, and writes the
- * surviving rows with the sink's {@link RowDataTaskWriterFactory} (the table's format, current
- * partition spec and write properties; files rolled at the rewrite's target size), with the
- * writer's data schema, so row lineage columns are carried over when the writer writes them. It
- * emits the written data files, serialized with the sink's {@link WriteResultSerializer}.
+ * The task of the rewrite job: reads one work unit (serialized by {@link RewriteUnitSerializer})
+ * with core's {@link RowDataFileTaskReader}, which applies the unit's delete files, and writes the
+ * surviving rows with a {@link RewrittenFilesWriter} (core's {@link RowDataFileWriterFactory} in
+ * the given format, the table's current partition spec and write properties, files rolled at the
+ * rewrite's target size). Rows are read and written with the data schema, so row lineage columns
+ * are carried over when the schema has them. It emits the written data files, serialized by {@link
+ * WrittenFilesSerializer}.
  *
- * <p>Units and results travel as bytes in the sink's and source's versioned formats, so that the
- * job needs no Java-serialized Iceberg objects besides the table copy the function carries. A unit
- * that fails removes the files it wrote before the failure is passed on.
+ * <p>Units and results travel as version-prefixed bytes ({@link SimpleVersionedSerialization}), so
+ * that the job needs no Java-serialized Iceberg objects besides the table copy the function
+ * carries. A unit that fails removes the files it wrote before the failure is passed on.
  */
 @Internal
 public final class RewriteUnitFunction extends RichFlatMapFunction<byte[], byte[]> {
@@ -41,33 +48,55 @@ public final class RewriteUnitFunction extends RichFlatMapFunction<byte[], byte[
     private static final long serialVersionUID = 1L;
 
     private final Table table;
-    private final RowDataTaskWriterFactory writerFactory;
+    private final Schema dataSchema;
+    private final FileFormat format;
+    private final long targetFileSize;
 
-    private transient IcebergSourceSplitSerializer unitSerializer;
-    private transient WriteResultSerializer resultSerializer;
+    private transient RewriteUnitSerializer unitSerializer;
+    private transient WrittenFilesSerializer filesSerializer;
     private transient RowDataFileTaskReader reader;
+    private transient RowType rowType;
+    private transient FileWriterFactory<RowData> fileWriters;
+    private transient OutputFileFactory outputFiles;
 
     /**
      * @param table the table (a serializable copy is taken)
-     * @param writerFactory how output files are written
+     * @param dataSchema the columns read and written: the table's, maybe followed by row lineage
+     * @param format the format of the new data files
+     * @param targetFileSize the size at which new files are rolled
      */
-    public RewriteUnitFunction(Table table, RowDataTaskWriterFactory writerFactory) {
+    public RewriteUnitFunction(
+            Table table, Schema dataSchema, FileFormat format, long targetFileSize) {
         Objects.requireNonNull(table, "table");
         this.table = table instanceof SerializableTable ? table : SerializableTable.copyOf(table);
-        this.writerFactory = Objects.requireNonNull(writerFactory, "writerFactory");
+        this.dataSchema = Objects.requireNonNull(dataSchema, "dataSchema");
+        this.format = Objects.requireNonNull(format, "format");
+        this.targetFileSize = targetFileSize;
     }
 
-    /** The serializer of work units, shared by the planner side and the tasks. */
-    public static IcebergSourceSplitSerializer unitSerializer(Table table) {
-        return new IcebergSourceSplitSerializer(SplitTableMetadata.of(table));
+    /** The serializer of work units, shared by the job's input and the tasks. */
+    public static RewriteUnitSerializer unitSerializer(Table table) {
+        return new RewriteUnitSerializer(TableMetadataLookup.of(table));
     }
 
     @Override
     public void open(OpenContext openContext) {
         TaskInfo task = getRuntimeContext().getTaskInfo();
-        writerFactory.initialize(task.getIndexOfThisSubtask(), task.getAttemptNumber());
         unitSerializer = unitSerializer(table);
-        resultSerializer = WriteResultSerializer.forSpecs(table.specs());
+        filesSerializer = new WrittenFilesSerializer(table.specs());
+        rowType = FlinkSchemaUtil.convert(dataSchema);
+        fileWriters =
+                RowDataFileWriterFactory.builderFor(table)
+                        .dataFileFormat(format)
+                        .dataSchema(dataSchema)
+                        .dataFlinkType(rowType)
+                        .build();
+        outputFiles =
+                OutputFileFactory.builderFor(
+                                table, task.getIndexOfThisSubtask(), task.getAttemptNumber())
+                        .format(format)
+                        .operationId(UUID.randomUUID().toString())
+                        .build();
         String mappingJson = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
         NameMapping mapping = mappingJson == null ? null : NameMappingParser.fromJson(mappingJson);
         // Whole files are rewritten: the plan ignores residuals, so the reader filters nothing
@@ -75,38 +104,31 @@ public final class RewriteUnitFunction extends RichFlatMapFunction<byte[], byte[
         // include the row lineage columns on tables that track row lineage.
         reader =
                 new RowDataFileTaskReader(
-                        table.schema(),
-                        writerFactory.dataSchema(),
-                        mapping,
-                        true,
-                        table.io(),
-                        table.encryption());
+                        table.schema(), dataSchema, mapping, true, table.io(), table.encryption());
     }
 
     @Override
     public void flatMap(byte[] serializedUnit, Collector<byte[]> out) throws Exception {
-        IcebergSourceSplit unit =
-                unitSerializer.deserialize(
-                        IcebergSourceSplitSerializer.CURRENT_VERSION, serializedUnit);
-        TaskWriter<RowData> writer = writerFactory.create();
-        WriteResult result;
+        CombinedScanTask unit =
+                SimpleVersionedSerialization.readVersionAndDeSerialize(
+                        unitSerializer, serializedUnit);
+        RewrittenFilesWriter writer =
+                new RewrittenFilesWriter(table, rowType, fileWriters, outputFiles, targetFileSize);
+        List<DataFile> written;
         try {
-            for (FileScanTask file : unit.task().files()) {
+            for (FileScanTask file : unit.files()) {
                 try (CloseableIterable<RowData> rows = reader.open(file)) {
                     for (RowData row : rows) {
                         writer.write(row);
                     }
                 }
             }
-            result = writer.complete();
+            written = writer.complete();
         } catch (Exception e) {
-            try {
-                writer.abort();
-            } catch (Exception abortFailure) {
-                e.addSuppressed(abortFailure);
-            }
+            writer.abort(e);
             throw e;
         }
-        out.collect(resultSerializer.serialize(result));
+        out.collect(
+                SimpleVersionedSerialization.writeVersionAndSerialize(filesSerializer, written));
     }
 }

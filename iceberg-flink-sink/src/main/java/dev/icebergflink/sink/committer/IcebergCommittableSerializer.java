@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.committer;
 
+import dev.icebergflink.tasks.codec.LengthPrefixedStrings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,9 +76,9 @@ public final class IcebergCommittableSerializer
 
     static void write(IcebergCommittable committable, DataOutputView out) throws IOException {
         CommitOwner owner = committable.owner();
-        WriteResultSerializer.writeString(owner.jobId(), out);
-        WriteResultSerializer.writeString(owner.operatorId(), out);
-        WriteResultSerializer.writeString(owner.runId(), out);
+        LengthPrefixedStrings.write(owner.jobId(), out);
+        LengthPrefixedStrings.write(owner.operatorId(), out);
+        LengthPrefixedStrings.write(owner.runId(), out);
         out.writeLong(committable.checkpointId());
         out.writeBoolean(committable.endOfInput());
         writeManifests(committable.dataManifests(), out);
@@ -85,14 +86,14 @@ public final class IcebergCommittableSerializer
         writeManifests(committable.rewrittenDeleteManifests(), out);
         out.writeInt(committable.referencedDataFiles().size());
         for (String path : committable.referencedDataFiles()) {
-            WriteResultSerializer.writeString(path, out);
+            LengthPrefixedStrings.write(path, out);
         }
     }
 
     static IcebergCommittable read(int version, DataInputView in) throws IOException {
-        String jobId = WriteResultSerializer.readString(in);
-        String operatorId = WriteResultSerializer.readString(in);
-        String runId = version >= VERSION_2 ? WriteResultSerializer.readString(in) : "";
+        String jobId = LengthPrefixedStrings.read(in);
+        String operatorId = LengthPrefixedStrings.read(in);
+        String runId = version >= VERSION_2 ? LengthPrefixedStrings.read(in) : "";
         long checkpointId = in.readLong();
         boolean endOfInput = in.readBoolean();
         List<ManifestFile> data = readManifests(in);
@@ -101,7 +102,7 @@ public final class IcebergCommittableSerializer
         int referencedCount = readCount(in);
         List<String> referenced = new ArrayList<>(referencedCount);
         for (int i = 0; i < referencedCount; i++) {
-            referenced.add(WriteResultSerializer.readString(in));
+            referenced.add(LengthPrefixedStrings.read(in));
         }
         return new IcebergCommittable(
                 new CommitOwner(jobId, operatorId, runId),

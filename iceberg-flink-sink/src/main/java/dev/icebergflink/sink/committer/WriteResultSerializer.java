@@ -1,9 +1,11 @@
 package dev.icebergflink.sink.committer;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.tasks.codec.ContentFileCodec;
+import dev.icebergflink.tasks.codec.LengthPrefixedStrings;
+import dev.icebergflink.tasks.codec.LoadingTableMetadata;
+import dev.icebergflink.tasks.codec.TableMetadataLookup;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +21,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.io.WriteResult;
-import org.apache.iceberg.util.JsonUtil;
 
 /**
  * Versioned serializer of one writer subtask's {@link WriteResult} (data files, delete files,
@@ -27,10 +28,10 @@ import org.apache.iceberg.util.JsonUtil;
  * and for the aggregation's state.
  *
  * <p>It exists because Iceberg's {@code WriteResult} is only Java-serializable, which our state
- * rules forbid. Each file is written as the JSON of Iceberg's public {@link ContentFileParser} (the
- * format of the REST scan-planning API); the partition spec is not repeated but looked up by the
- * file's spec id, from a {@link TableLoader} ({@link #WriteResultSerializer(TableLoader)}) or a
- * fixed spec map ({@link #forSpecs(Map)}).
+ * rules forbid. Each file is written by core's {@link ContentFileCodec} in its plain form, the JSON
+ * of Iceberg's public {@link ContentFileParser} (the format of the REST scan-planning API); the
+ * partition spec is not repeated but looked up by the file's spec id, from a {@link TableLoader}
+ * ({@link #WriteResultSerializer(TableLoader)}) or a fixed spec map ({@link #forSpecs(Map)}).
  *
  * <p>Format of version {@value #VERSION_1}: for each of data files, delete files and rewritten
  * delete files an int count followed by that many length-prefixed UTF-8 JSON documents; then an int
@@ -45,20 +46,23 @@ public final class WriteResultSerializer implements SimpleVersionedSerializer<Wr
     /** The version {@link #serialize(WriteResult)} writes. */
     public static final int CURRENT_VERSION = VERSION_1;
 
-    private final PartitionSpecs specs;
+    private final TableMetadataLookup specs;
 
-    /** A serializer that looks partition specs up in the table {@code tableLoader} loads. */
+    /**
+     * A serializer that looks partition specs up in the table {@code tableLoader} loads, loading it
+     * again for a spec id it does not know yet (the table's spec evolved while the job ran).
+     */
     public WriteResultSerializer(TableLoader tableLoader) {
-        this(PartitionSpecs.fromTable(tableLoader));
+        this(new LoadingTableMetadata(tableLoader));
     }
 
-    WriteResultSerializer(PartitionSpecs specs) {
+    private WriteResultSerializer(TableMetadataLookup specs) {
         this.specs = specs;
     }
 
     /** A serializer over a fixed map of partition specs by id (tests, or a table at hand). */
     public static WriteResultSerializer forSpecs(Map<Integer, PartitionSpec> specsById) {
-        return new WriteResultSerializer(PartitionSpecs.of(specsById));
+        return new WriteResultSerializer(TableMetadataLookup.ofSpecs(specsById));
     }
 
     @Override
@@ -99,7 +103,7 @@ public final class WriteResultSerializer implements SimpleVersionedSerializer<Wr
         CharSequence[] referenced = result.referencedDataFiles();
         out.writeInt(referenced.length);
         for (CharSequence path : referenced) {
-            writeString(path.toString(), out);
+            LengthPrefixedStrings.write(path.toString(), out);
         }
     }
 
@@ -114,7 +118,7 @@ public final class WriteResultSerializer implements SimpleVersionedSerializer<Wr
         int referencedCount = readCount(in, "referenced data file");
         List<CharSequence> referenced = new ArrayList<>(referencedCount);
         for (int i = 0; i < referencedCount; i++) {
-            referenced.add(readString(in));
+            referenced.add(LengthPrefixedStrings.read(in));
         }
         builder.addReferencedDataFiles(referenced);
         return builder.build();
@@ -123,7 +127,7 @@ public final class WriteResultSerializer implements SimpleVersionedSerializer<Wr
     private void writeFiles(ContentFile<?>[] files, DataOutputView out) throws IOException {
         out.writeInt(files.length);
         for (ContentFile<?> file : files) {
-            writeString(ContentFileParser.toJson(file, specs.spec(file.specId())), out);
+            ContentFileCodec.writePlain(file, specs.spec(file.specId()), out);
         }
     }
 
@@ -132,20 +136,7 @@ public final class WriteResultSerializer implements SimpleVersionedSerializer<Wr
         int count = readCount(in, type.getSimpleName());
         List<F> files = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            String json = readString(in);
-            JsonNode node = JsonUtil.mapper().readTree(json);
-            int specId = JsonUtil.getInt("spec-id", node);
-            ContentFile<?> file = ContentFileParser.fromJson(node, specs.spec(specId));
-            if (!type.isInstance(file)) {
-                throw new IOException(
-                        "Corrupt WriteResult state: expected a "
-                                + type.getSimpleName()
-                                + " but found "
-                                + file.content()
-                                + " file "
-                                + file.location());
-            }
-            files.add(type.cast(file));
+            files.add(ContentFileCodec.readPlain(in, specs, type));
         }
         return files;
     }
@@ -157,21 +148,5 @@ public final class WriteResultSerializer implements SimpleVersionedSerializer<Wr
                     "Corrupt WriteResult state: negative " + what + " count " + count);
         }
         return count;
-    }
-
-    static void writeString(String value, DataOutputView out) throws IOException {
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(bytes.length);
-        out.write(bytes);
-    }
-
-    static String readString(DataInputView in) throws IOException {
-        int length = in.readInt();
-        if (length < 0) {
-            throw new IOException("Corrupt sink state: negative string length " + length);
-        }
-        byte[] bytes = new byte[length];
-        in.readFully(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -1,6 +1,7 @@
 package dev.icebergflink.source.reader;
 
 import dev.icebergflink.source.split.IcebergSourceSplit;
+import dev.icebergflink.tasks.reader.RowDataFileTaskReader;
 import java.io.Serializable;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.source.split.IcebergSourceSplit;
+import dev.icebergflink.tasks.reader.TaskTestTables;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,14 +24,14 @@ class ColumnStatsWatermarkExtractorTest {
     @TempDir Path dir;
 
     private IcebergSourceSplit allFilesSplit(Table table) {
-        return ReaderTestTables.oneSplit(ReaderTestTables.planFiles(table, null, true));
+        return ReaderTestTables.oneSplit(TaskTestTables.planFiles(table, null, true));
     }
 
     @Test
     void takesTheSmallestLowerBoundOfTheSplitsFilesInMillis() {
-        Table table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(7, 9, "a"));
-        ReaderTestTables.append(table, FileFormat.ORC, ReaderTestTables.records(3, 5, "b"));
+        Table table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(7, 9, "a"));
+        TaskTestTables.append(table, FileFormat.ORC, TaskTestTables.records(3, 5, "b"));
         IcebergSourceSplit split = allFilesSplit(table);
 
         // ts = id * 1000
@@ -93,8 +94,8 @@ class ColumnStatsWatermarkExtractorTest {
 
     @Test
     void failsWhenSplitsWerePlannedWithoutColumnStatistics() throws Exception {
-        Table table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(0, 2, "a"));
+        Table table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 2, "a"));
         List<FileScanTask> withoutStats = new ArrayList<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
             tasks.forEach(withoutStats::add);
@@ -113,7 +114,7 @@ class ColumnStatsWatermarkExtractorTest {
 
     @Test
     void rejectsMissingColumnsAndUnsupportedTypes() {
-        Schema schema = ReaderTestTables.SCHEMA;
+        Schema schema = TaskTestTables.SCHEMA;
         assertThatThrownBy(
                         () ->
                                 new ColumnStatsWatermarkExtractor(

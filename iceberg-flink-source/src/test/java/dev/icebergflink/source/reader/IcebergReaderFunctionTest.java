@@ -1,10 +1,11 @@
 package dev.icebergflink.source.reader;
 
-import static dev.icebergflink.source.reader.ReaderTestTables.SCHEMA;
+import static dev.icebergflink.tasks.reader.TaskTestTables.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.source.split.IcebergSourceSplit;
+import dev.icebergflink.tasks.reader.TaskTestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,11 +32,11 @@ class IcebergReaderFunctionTest {
     /** One split of three files: ids 0-4 (Parquet), 5-11 (ORC), 12-14 (Avro). */
     @BeforeEach
     void writeTable() {
-        table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(0, 5, "a"));
-        ReaderTestTables.append(table, FileFormat.ORC, ReaderTestTables.records(5, 12, "b"));
-        ReaderTestTables.append(table, FileFormat.AVRO, ReaderTestTables.records(12, 15, "c"));
-        List<FileScanTask> tasks = new ArrayList<>(ReaderTestTables.planFiles(table, null, true));
+        table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 5, "a"));
+        TaskTestTables.append(table, FileFormat.ORC, TaskTestTables.records(5, 12, "b"));
+        TaskTestTables.append(table, FileFormat.AVRO, TaskTestTables.records(12, 15, "c"));
+        List<FileScanTask> tasks = new ArrayList<>(TaskTestTables.planFiles(table, null, true));
         // in id order: Parquet (5 rows), ORC (7 rows), Avro (3 rows)
         tasks.sort(Comparator.comparingLong(task -> order(task.file().format())));
         split = ReaderTestTables.oneSplit(tasks);
@@ -47,7 +48,7 @@ class IcebergReaderFunctionTest {
 
     private IcebergReaderFunction<RowData> function(int batchSize) {
         return new IcebergReaderFunction<>(
-                ReaderTestTables.reader(table, PROJECTED, true),
+                TaskTestTables.reader(table, PROJECTED, true),
                 new IdentityRowDataConverter(dev.icebergflink.FlinkSchemaUtil.convert(PROJECTED)),
                 batchSize);
     }

@@ -1,10 +1,11 @@
 package dev.icebergflink.source.reader;
 
-import static dev.icebergflink.source.reader.ReaderTestTables.SCHEMA;
+import static dev.icebergflink.tasks.reader.TaskTestTables.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.source.split.IcebergSourceSplit;
+import dev.icebergflink.tasks.reader.TaskTestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,11 +38,11 @@ class IcebergSourceReaderTest {
     /** Splits of one file each: ids 10-14 (ts 10000..), 0-2 (ts 0..), 20-23 (ts 20000..). */
     @BeforeEach
     void writeTable() {
-        table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(10, 15, "a"));
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(0, 3, "b"));
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(20, 24, "c"));
-        List<FileScanTask> tasks = new ArrayList<>(ReaderTestTables.planFiles(table, null, true));
+        table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(10, 15, "a"));
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 3, "b"));
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(20, 24, "c"));
+        List<FileScanTask> tasks = new ArrayList<>(TaskTestTables.planFiles(table, null, true));
         tasks.sort(
                 (x, y) ->
                         x.file()
@@ -63,7 +64,7 @@ class IcebergSourceReaderTest {
             int batchSize, long limit, SplitWatermarkExtractor watermarks) {
         IcebergReaderFunction<RowData> function =
                 new IcebergReaderFunction<>(
-                        ReaderTestTables.reader(table, PROJECTED, true),
+                        TaskTestTables.reader(table, PROJECTED, true),
                         new IdentityRowDataConverter(FlinkSchemaUtil.convert(PROJECTED)),
                         batchSize);
         return new IcebergSourceReader<>(function, limit, watermarks, context);

@@ -1,11 +1,12 @@
 package dev.icebergflink.source.reader;
 
-import static dev.icebergflink.source.reader.ReaderTestTables.SCHEMA;
+import static dev.icebergflink.tasks.reader.TaskTestTables.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.source.split.IcebergSourceSplit;
+import dev.icebergflink.tasks.reader.TaskTestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,10 +35,10 @@ class IcebergSourceSplitReaderTest {
     /** Two one-file splits: ids 0-4 and 5-9. */
     @BeforeEach
     void writeTable() {
-        table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(0, 5, "a"));
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(5, 10, "b"));
-        List<FileScanTask> tasks = new ArrayList<>(ReaderTestTables.planFiles(table, null, true));
+        table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 5, "a"));
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(5, 10, "b"));
+        List<FileScanTask> tasks = new ArrayList<>(TaskTestTables.planFiles(table, null, true));
         tasks.sort(
                 (x, y) ->
                         x.file()
@@ -53,7 +54,7 @@ class IcebergSourceSplitReaderTest {
     private IcebergSourceSplitReader<RowData> splitReader(int batchSize, RecordLimiter limiter) {
         IcebergReaderFunction<RowData> function =
                 new IcebergReaderFunction<>(
-                        ReaderTestTables.reader(table, PROJECTED, true),
+                        TaskTestTables.reader(table, PROJECTED, true),
                         new IdentityRowDataConverter(FlinkSchemaUtil.convert(PROJECTED)),
                         batchSize);
         return new IcebergSourceSplitReader<>(function, limiter, FileTaskListener.NONE);

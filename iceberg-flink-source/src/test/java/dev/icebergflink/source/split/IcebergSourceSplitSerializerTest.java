@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.SourceTestTables;
+import dev.icebergflink.tasks.codec.LoadingTableMetadata;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,6 +1,9 @@
 package dev.icebergflink.source.split;
 
 import dev.icebergflink.source.SourceTestTables;
+import dev.icebergflink.tasks.codec.RestoredFileScanTask;
+import dev.icebergflink.tasks.codec.SequencedFiles;
+import dev.icebergflink.tasks.codec.TableMetadataLookup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +29,8 @@ public final class TestingSplits {
     public static final Schema SCHEMA = SourceTestTables.SCHEMA;
     public static final PartitionSpec SPEC =
             PartitionSpec.builderFor(SCHEMA).identity("data").build();
-    public static final SplitTableMetadata METADATA =
-            new FixedTableMetadata(Map.of(0, SCHEMA), Map.of(0, SPEC));
+    public static final TableMetadataLookup METADATA =
+            TableMetadataLookup.of(Map.of(0, SCHEMA), Map.of(0, SPEC));
 
     private TestingSplits() {}
 

@@ -1,4 +1,4 @@
-package dev.icebergflink.source.split;
+package dev.icebergflink.tasks.codec;
 
 import dev.icebergflink.TableLoader;
 import java.util.Map;
@@ -8,12 +8,15 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 
 /**
- * {@link SplitTableMetadata} that loads the table through a {@link TableLoader} on first use and
+ * {@link TableMetadataLookup} that loads the table through a {@link TableLoader} on first use and
  * loads it again when asked for a schema or spec id it does not know yet (one created after the job
  * started). Thread-safe.
+ *
+ * <p>The loader is closed again after each load: only schemas and specs are kept, so the catalog is
+ * not held open between loads.
  */
 @Internal
-public final class LoadingTableMetadata implements SplitTableMetadata {
+public final class LoadingTableMetadata implements TableMetadataLookup {
 
     private static final long serialVersionUID = 1L;
 

@@ -1,6 +1,7 @@
-package dev.icebergflink.source.split;
+package dev.icebergflink.tasks.codec;
 
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
@@ -9,13 +10,15 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
 
 /**
- * A {@link FileScanTask} rebuilt from a serialized split: one byte range of a data file, its delete
- * files, residual filter, partition spec and schema.
+ * A {@link FileScanTask} rebuilt from its serialized form: one byte range of a data file, its
+ * delete files, residual filter, partition spec and schema.
  *
  * <p>It exists because Iceberg offers no public constructor for a task over a byte range of a file
- * with known schema and spec objects; the split serializer builds these instead.
+ * with known schema and spec objects; {@link FileScanTaskCodec} builds these instead, and tests
+ * build them to make tasks of chosen ranges.
  */
-final class RestoredFileScanTask implements FileScanTask {
+@Internal
+public final class RestoredFileScanTask implements FileScanTask {
 
     private static final long serialVersionUID = 1L;
 
@@ -27,7 +30,7 @@ final class RestoredFileScanTask implements FileScanTask {
     private final long start;
     private final long length;
 
-    RestoredFileScanTask(
+    public RestoredFileScanTask(
             DataFile file,
             List<DeleteFile> deletes,
             Schema schema,

@@ -1,4 +1,4 @@
-package dev.icebergflink.source.reader;
+package dev.icebergflink.tasks.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,12 +1,14 @@
-package dev.icebergflink.source.split;
+package dev.icebergflink.tasks.codec;
 
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 
-/** {@link SplitTableMetadata} over a fixed set of schemas and specs (no reloading). */
-final class FixedTableMetadata implements SplitTableMetadata {
+/** {@link TableMetadataLookup} over a fixed set of schemas and specs (no reloading). */
+final class FixedTableMetadata implements TableMetadataLookup {
+
+    private static final long serialVersionUID = 1L;
 
     private final Map<Integer, Schema> schemas;
     private final Map<Integer, PartitionSpec> specs;
@@ -21,7 +23,7 @@ final class FixedTableMetadata implements SplitTableMetadata {
         Schema schema = schemas.get(schemaId);
         if (schema == null) {
             throw new IllegalStateException(
-                    "Unknown schema id " + schemaId + "; known ids: " + schemas.keySet());
+                    "No schema with id " + schemaId + "; known ids: " + schemas.keySet());
         }
         return schema;
     }
@@ -30,7 +32,7 @@ final class FixedTableMetadata implements SplitTableMetadata {
     public Map<Integer, PartitionSpec> specsIncluding(int specId) {
         if (!specs.containsKey(specId)) {
             throw new IllegalStateException(
-                    "Unknown partition spec id " + specId + "; known ids: " + specs.keySet());
+                    "No partition spec with id " + specId + "; known ids: " + specs.keySet());
         }
         return specs;
     }

@@ -1,4 +1,4 @@
-package dev.icebergflink.source.reader;
+package dev.icebergflink.tasks.reader;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import java.util.ArrayList;

@@ -1,9 +1,10 @@
-package dev.icebergflink.source.split;
+package dev.icebergflink.tasks.codec;
 
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -14,19 +15,23 @@ import org.apache.iceberg.StructLike;
 /**
  * Views of data and delete files with their data and file sequence numbers restored.
  *
- * <p>It exists because Iceberg's JSON form of a content file ({@code ContentFileParser}), which the
- * split serializer uses, does not carry sequence numbers, while split assignment by sequence number
- * and delete application need them after a restore. Everything else is delegated.
+ * <p>It exists because Iceberg's JSON form of a content file ({@code ContentFileParser}), which
+ * {@link ContentFileCodec} uses, does not carry sequence numbers, while split assignment by
+ * sequence number and delete application need them after a restore. Everything else is delegated.
  */
-final class SequencedFiles {
+@Internal
+public final class SequencedFiles {
 
     private SequencedFiles() {}
 
-    static DataFile dataFile(DataFile file, Long dataSequenceNumber, Long fileSequenceNumber) {
+    /** {@code file} with the given sequence numbers (null when unknown). */
+    public static DataFile dataFile(
+            DataFile file, Long dataSequenceNumber, Long fileSequenceNumber) {
         return new SequencedDataFile(file, dataSequenceNumber, fileSequenceNumber);
     }
 
-    static DeleteFile deleteFile(
+    /** {@code file} with the given sequence numbers (null when unknown). */
+    public static DeleteFile deleteFile(
             DeleteFile file, Long dataSequenceNumber, Long fileSequenceNumber) {
         return new SequencedDeleteFile(file, dataSequenceNumber, fileSequenceNumber);
     }

@@ -1,6 +1,6 @@
-package dev.icebergflink.source.reader;
+package dev.icebergflink.tasks.reader;
 
-import static dev.icebergflink.source.reader.ReaderTestTables.SCHEMA;
+import static dev.icebergflink.tasks.reader.TaskTestTables.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,10 +43,10 @@ class RowDataFileTaskReaderTest {
 
     private List<String> read(
             Table table, Schema projected, Expression filter, boolean caseSensitive) {
-        List<FileScanTask> tasks = ReaderTestTables.planFiles(table, filter, caseSensitive);
-        RowDataFileTaskReader reader = ReaderTestTables.reader(table, projected, caseSensitive);
-        List<RowData> rows = ReaderTestTables.readAll(reader, tasks);
-        return ReaderTestTables.formatAll(projected, rows);
+        List<FileScanTask> tasks = TaskTestTables.planFiles(table, filter, caseSensitive);
+        RowDataFileTaskReader reader = TaskTestTables.reader(table, projected, caseSensitive);
+        List<RowData> rows = TaskTestTables.readAll(reader, tasks);
+        return TaskTestTables.formatAll(projected, rows);
     }
 
     @ParameterizedTest
@@ -54,9 +54,9 @@ class RowDataFileTaskReaderTest {
             value = FileFormat.class,
             names = {"PARQUET", "ORC", "AVRO"})
     void readsEveryColumnAndProjectsPartitionConstants(FileFormat format) {
-        Table table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, format, ReaderTestTables.records(0, 3, "a"));
-        ReaderTestTables.append(table, format, ReaderTestTables.records(3, 5, "b"));
+        Table table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, format, TaskTestTables.records(0, 3, "a"));
+        TaskTestTables.append(table, format, TaskTestTables.records(3, 5, "b"));
 
         assertThat(read(table, SCHEMA, null))
                 .containsExactlyInAnyOrder(
@@ -72,10 +72,10 @@ class RowDataFileTaskReaderTest {
             value = FileFormat.class,
             names = {"PARQUET", "ORC", "AVRO"})
     void appliesPositionDeletesWithoutReturningThePositionColumn(FileFormat format) {
-        Table table = ReaderTestTables.create(dir, 2);
-        DataFile data = ReaderTestTables.append(table, format, ReaderTestTables.records(0, 6, "a"));
-        ReaderTestTables.commitDeletes(
-                table, ReaderTestTables.writePositionDeletes(table, format, data, 1, 3, 5));
+        Table table = TaskTestTables.create(dir, 2);
+        DataFile data = TaskTestTables.append(table, format, TaskTestTables.records(0, 6, "a"));
+        TaskTestTables.commitDeletes(
+                table, TaskTestTables.writePositionDeletes(table, format, data, 1, 3, 5));
 
         assertThat(read(table, SCHEMA.select("data"), null)).containsExactly("d0", "d2", "d4");
     }
@@ -85,14 +85,14 @@ class RowDataFileTaskReaderTest {
             value = FileFormat.class,
             names = {"PARQUET", "ORC", "AVRO"})
     void appliesEqualityDeletesOnAColumnOutsideTheProjection(FileFormat format) {
-        Table table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, format, ReaderTestTables.records(0, 5, "a"));
-        ReaderTestTables.append(table, format, ReaderTestTables.records(5, 8, "b"));
-        ReaderTestTables.commitDeletes(
+        Table table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, format, TaskTestTables.records(0, 5, "a"));
+        TaskTestTables.append(table, format, TaskTestTables.records(5, 8, "b"));
+        TaskTestTables.commitDeletes(
                 table,
-                ReaderTestTables.writeIdEqualityDeletes(table, format, "a", 2, 3),
+                TaskTestTables.writeIdEqualityDeletes(table, format, "a", 2, 3),
                 // ids of partition b in a delete file of partition a do not apply there
-                ReaderTestTables.writeIdEqualityDeletes(table, format, "a", 6));
+                TaskTestTables.writeIdEqualityDeletes(table, format, "a", 6));
 
         assertThat(read(table, SCHEMA.select("data"), null))
                 .containsExactlyInAnyOrder("d0", "d1", "d4", "d5", "d6", "d7");
@@ -100,14 +100,13 @@ class RowDataFileTaskReaderTest {
 
     @Test
     void appliesDeletionVectorsOfAFormatV3Table() {
-        Table table = ReaderTestTables.create(dir, 3);
+        Table table = TaskTestTables.create(dir, 3);
         DataFile first =
-                ReaderTestTables.append(
-                        table, FileFormat.PARQUET, ReaderTestTables.records(0, 5, "a"));
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(5, 7, "a"));
-        DeleteFile dv = ReaderTestTables.writeDeletionVector(table, first, 0, 4);
+                TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 5, "a"));
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(5, 7, "a"));
+        DeleteFile dv = TaskTestTables.writeDeletionVector(table, first, 0, 4);
         assertThat(dv.format()).isEqualTo(FileFormat.PUFFIN);
-        ReaderTestTables.commitDeletes(table, dv);
+        TaskTestTables.commitDeletes(table, dv);
 
         assertThat(read(table, SCHEMA.select("id", "data"), null))
                 .containsExactlyInAnyOrder("1|d1", "2|d2", "3|d3", "5|d5", "6|d6");
@@ -115,13 +114,12 @@ class RowDataFileTaskReaderTest {
 
     @Test
     void appliesResidualFiltersOnColumnsOutsideTheProjectionAfterDeletes() {
-        Table table = ReaderTestTables.create(dir, 2);
+        Table table = TaskTestTables.create(dir, 2);
         DataFile data =
-                ReaderTestTables.append(
-                        table, FileFormat.PARQUET, ReaderTestTables.records(0, 8, "a"));
-        ReaderTestTables.append(table, FileFormat.ORC, ReaderTestTables.records(8, 10, "b"));
-        ReaderTestTables.commitDeletes(
-                table, ReaderTestTables.writePositionDeletes(table, FileFormat.PARQUET, data, 4));
+                TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 8, "a"));
+        TaskTestTables.append(table, FileFormat.ORC, TaskTestTables.records(8, 10, "b"));
+        TaskTestTables.commitDeletes(
+                table, TaskTestTables.writePositionDeletes(table, FileFormat.PARQUET, data, 4));
 
         Expression filter =
                 Expressions.and(
@@ -136,20 +134,20 @@ class RowDataFileTaskReaderTest {
             value = FileFormat.class,
             names = {"PARQUET", "ORC", "AVRO"})
     void returnsBinaryRowsOfTheProjectedWidthAfterReadingFilterAndDeleteColumns(FileFormat format) {
-        Table table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, format, ReaderTestTables.records(0, 6, "a"));
-        ReaderTestTables.commitDeletes(
-                table, ReaderTestTables.writeIdEqualityDeletes(table, format, "a", 4));
+        Table table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, format, TaskTestTables.records(0, 6, "a"));
+        TaskTestTables.commitDeletes(
+                table, TaskTestTables.writeIdEqualityDeletes(table, format, "a", 4));
 
         // "ts" is read only for the filter, "id" only for the deletes; both are dropped again
         Schema projected = SCHEMA.select("data");
         Expression filter = Expressions.greaterThanOrEqual("ts", 2000L);
         List<RowData> rows =
-                ReaderTestTables.readAll(
-                        ReaderTestTables.reader(table, projected, true),
-                        ReaderTestTables.planFiles(table, filter, true));
+                TaskTestTables.readAll(
+                        TaskTestTables.reader(table, projected, true),
+                        TaskTestTables.planFiles(table, filter, true));
 
-        assertThat(ReaderTestTables.formatAll(projected, rows))
+        assertThat(TaskTestTables.formatAll(projected, rows))
                 .containsExactlyInAnyOrder("d2", "d3", "d5");
         assertThat(rows)
                 .allSatisfy(
@@ -161,12 +159,12 @@ class RowDataFileTaskReaderTest {
 
     @Test
     void partitionFiltersLeaveNothingToEvaluateOnRows() {
-        Table table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(0, 3, "a"));
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(3, 5, "b"));
+        Table table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 3, "a"));
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(3, 5, "b"));
 
         Expression filter = Expressions.equal("category", "b");
-        List<FileScanTask> tasks = ReaderTestTables.planFiles(table, filter, true);
+        List<FileScanTask> tasks = TaskTestTables.planFiles(table, filter, true);
         assertThat(tasks)
                 .singleElement()
                 .satisfies(t -> assertThat(t.residual().op()).isEqualTo(Expression.Operation.TRUE));
@@ -175,8 +173,8 @@ class RowDataFileTaskReaderTest {
 
     @Test
     void matchesFilterColumnsCaseInsensitivelyWhenAsked() {
-        Table table = ReaderTestTables.create(dir, 2);
-        ReaderTestTables.append(table, FileFormat.PARQUET, ReaderTestTables.records(0, 5, "a"));
+        Table table = TaskTestTables.create(dir, 2);
+        TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 5, "a"));
 
         Expression filter = Expressions.lessThan("TS", 2000L);
         assertThat(read(table, SCHEMA.select("data"), filter, false))
@@ -185,10 +183,9 @@ class RowDataFileTaskReaderTest {
 
     @Test
     void fillsMetadataColumns() {
-        Table table = ReaderTestTables.create(dir, 2);
+        Table table = TaskTestTables.create(dir, 2);
         DataFile data =
-                ReaderTestTables.append(
-                        table, FileFormat.PARQUET, ReaderTestTables.records(0, 3, "a"));
+                TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 3, "a"));
         Schema projected =
                 new Schema(
                         SCHEMA.findField("id"),
@@ -208,12 +205,11 @@ class RowDataFileTaskReaderTest {
 
     @Test
     void marksDeletedRowsWhenTheDeletedColumnIsProjected() {
-        Table table = ReaderTestTables.create(dir, 2);
+        Table table = TaskTestTables.create(dir, 2);
         DataFile data =
-                ReaderTestTables.append(
-                        table, FileFormat.PARQUET, ReaderTestTables.records(0, 3, "a"));
-        ReaderTestTables.commitDeletes(
-                table, ReaderTestTables.writePositionDeletes(table, FileFormat.PARQUET, data, 1));
+                TaskTestTables.append(table, FileFormat.PARQUET, TaskTestTables.records(0, 3, "a"));
+        TaskTestTables.commitDeletes(
+                table, TaskTestTables.writePositionDeletes(table, FileFormat.PARQUET, data, 1));
 
         Schema projected = new Schema(SCHEMA.findField("id"), MetadataColumns.IS_DELETED);
         assertThat(read(table, projected, null))
@@ -222,7 +218,7 @@ class RowDataFileTaskReaderTest {
 
     @Test
     void readsFilesWithoutFieldIdsThroughTheNameMapping() throws IOException {
-        Table table = ReaderTestTables.create(dir, 2);
+        Table table = TaskTestTables.create(dir, 2);
         NameMapping mapping = MappingUtil.create(table.schema());
         table.updateProperties()
                 .set(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapping))
@@ -257,12 +253,11 @@ class RowDataFileTaskReaderTest {
                         .withFileSizeInBytes(file.length())
                         .withRecordCount(2)
                         .withPartition(
-                                ReaderTestTables.partitionOf(
-                                        ReaderTestTables.record(0, null, "a", 0)))
+                                TaskTestTables.partitionOf(TaskTestTables.record(0, null, "a", 0)))
                         .build();
         table.newAppend().appendFile(dataFile).commit();
 
-        List<FileScanTask> tasks = ReaderTestTables.planFiles(table, null, true);
+        List<FileScanTask> tasks = TaskTestTables.planFiles(table, null, true);
         RowDataFileTaskReader withMapping =
                 new RowDataFileTaskReader(
                         table.schema(),
@@ -272,9 +267,9 @@ class RowDataFileTaskReaderTest {
                         table.io(),
                         table.encryption());
         assertThat(
-                        ReaderTestTables.formatAll(
+                        TaskTestTables.formatAll(
                                 SCHEMA.select("id", "data"),
-                                ReaderTestTables.readAll(withMapping, tasks)))
+                                TaskTestTables.readAll(withMapping, tasks)))
                 .containsExactly("0|x0", "1|x1");
     }
 

@@ -1,0 +1,171 @@
+package dev.icebergflink.maintenance.rewrite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.icebergflink.tasks.codec.FileScanTaskCodec;
+import dev.icebergflink.tasks.codec.RestoredFileScanTask;
+import dev.icebergflink.tasks.codec.SequencedFiles;
+import dev.icebergflink.tasks.codec.TableMetadataLookup;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.iceberg.BaseCombinedScanTask;
+import org.apache.iceberg.CombinedScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+
+/** The versioned bytes in which rewrite units go to the tasks and written files come back. */
+class RewriteSerializersTest {
+
+    private static final Schema SCHEMA =
+            new Schema(
+                    Types.NestedField.required(1, "id", Types.LongType.get()),
+                    Types.NestedField.optional(2, "data", Types.StringType.get()));
+    private static final PartitionSpec SPEC =
+            PartitionSpec.builderFor(SCHEMA).identity("data").build();
+    private static final TableMetadataLookup METADATA =
+            TableMetadataLookup.of(Map.of(0, SCHEMA), Map.of(0, SPEC));
+
+    private static DataFile dataFile(String name, long records) {
+        return DataFiles.builder(SPEC)
+                .withPath("/warehouse/t/data/" + name + ".parquet")
+                .withFormat(FileFormat.PARQUET)
+                .withPartitionPath("data=a")
+                .withFileSizeInBytes(records * 100)
+                .withRecordCount(records)
+                .build();
+    }
+
+    private static CombinedScanTask unit() {
+        DeleteFile deletes =
+                FileMetadata.deleteFileBuilder(SPEC)
+                        .ofPositionDeletes()
+                        .withPath("/warehouse/t/data/deletes.parquet")
+                        .withFormat(FileFormat.PARQUET)
+                        .withPartitionPath("data=a")
+                        .withFileSizeInBytes(50)
+                        .withRecordCount(2)
+                        .build();
+        FileScanTask first =
+                new RestoredFileScanTask(
+                        SequencedFiles.dataFile(dataFile("a", 10), 3L, 3L),
+                        List.of(SequencedFiles.deleteFile(deletes, 4L, 4L)),
+                        SCHEMA,
+                        SPEC,
+                        Expressions.alwaysTrue(),
+                        0,
+                        1000);
+        FileScanTask second =
+                new RestoredFileScanTask(
+                        SequencedFiles.dataFile(dataFile("b", 5), 2L, 2L),
+                        List.of(),
+                        SCHEMA,
+                        SPEC,
+                        Expressions.alwaysTrue(),
+                        0,
+                        500);
+        return new BaseCombinedScanTask(first, second);
+    }
+
+    @Test
+    void unitsAreVersionPrefixedCoreFileTaskBytes() throws IOException {
+        CombinedScanTask unit = unit();
+        RewriteUnitSerializer serializer = new RewriteUnitSerializer(METADATA);
+
+        byte[] bytes = SimpleVersionedSerialization.writeVersionAndSerialize(serializer, unit);
+
+        DataOutputSerializer expected = new DataOutputSerializer(256);
+        new FileScanTaskCodec(METADATA).writeTasks(unit.files(), expected);
+        byte[] body = expected.getCopyOfBuffer();
+        // version (int), length (int), then exactly core's file-task layout
+        java.nio.ByteBuffer header = java.nio.ByteBuffer.wrap(bytes, 0, 8);
+        assertThat(header.getInt()).isEqualTo(RewriteUnitSerializer.VERSION_1);
+        assertThat(header.getInt()).isEqualTo(body.length);
+        assertThat(Arrays.copyOfRange(bytes, 8, bytes.length)).isEqualTo(body);
+    }
+
+    @Test
+    void unitsRoundTripWithDeletesAndSequenceNumbers() throws IOException {
+        RewriteUnitSerializer serializer = new RewriteUnitSerializer(METADATA);
+
+        CombinedScanTask read =
+                SimpleVersionedSerialization.readVersionAndDeSerialize(
+                        serializer,
+                        SimpleVersionedSerialization.writeVersionAndSerialize(serializer, unit()));
+
+        List<FileScanTask> files = List.copyOf(read.files());
+        assertThat(files)
+                .extracting(task -> task.file().location())
+                .containsExactly("/warehouse/t/data/a.parquet", "/warehouse/t/data/b.parquet");
+        assertThat(files.get(0).file().dataSequenceNumber()).isEqualTo(3L);
+        assertThat(files.get(0).length()).isEqualTo(1000L);
+        assertThat(files.get(0).deletes())
+                .singleElement()
+                .satisfies(
+                        delete -> {
+                            assertThat(delete.location())
+                                    .isEqualTo("/warehouse/t/data/deletes.parquet");
+                            assertThat(delete.dataSequenceNumber()).isEqualTo(4L);
+                        });
+        assertThat(files.get(1).deletes()).isEmpty();
+        assertThat(files.get(1).spec()).isSameAs(SPEC);
+    }
+
+    @Test
+    void unitsOfAnotherVersionOrWithTrailingBytesFail() throws IOException {
+        RewriteUnitSerializer serializer = new RewriteUnitSerializer(METADATA);
+        byte[] bytes = serializer.serialize(unit());
+        byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+
+        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("version 2");
+        assertThatThrownBy(() -> serializer.deserialize(1, longer))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("1 bytes left");
+    }
+
+    @Test
+    void writtenFilesRoundTrip() throws IOException {
+        WrittenFilesSerializer serializer = new WrittenFilesSerializer(Map.of(0, SPEC));
+        List<DataFile> files = List.of(dataFile("new-1", 12), dataFile("new-2", 3));
+
+        List<DataFile> read =
+                SimpleVersionedSerialization.readVersionAndDeSerialize(
+                        serializer,
+                        SimpleVersionedSerialization.writeVersionAndSerialize(serializer, files));
+
+        assertThat(read)
+                .extracting(DataFile::location, DataFile::recordCount, DataFile::specId)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(
+                                "/warehouse/t/data/new-1.parquet", 12L, 0),
+                        org.assertj.core.groups.Tuple.tuple(
+                                "/warehouse/t/data/new-2.parquet", 3L, 0));
+        assertThat(read.get(0).partition().get(0, String.class)).isEqualTo("a");
+        assertThat(serializer.deserialize(1, serializer.serialize(List.of()))).isEmpty();
+    }
+
+    @Test
+    void writtenFilesOfAnotherVersionFail() throws IOException {
+        WrittenFilesSerializer serializer = new WrittenFilesSerializer(Map.of(0, SPEC));
+        byte[] bytes = serializer.serialize(List.of(dataFile("x", 1)));
+
+        assertThatThrownBy(() -> serializer.deserialize(3, bytes))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("version 3");
+    }
+}
