@@ -1,6 +1,6 @@
 package dev.icebergflink.maintenance.rewrite;
 
-import dev.icebergflink.data.RowDataPartitioner;
+import dev.icebergflink.data.row.RowDataPartitioner;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
