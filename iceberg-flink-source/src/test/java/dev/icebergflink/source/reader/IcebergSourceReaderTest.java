@@ -4,6 +4,7 @@ import static dev.icebergflink.source.reader.ReaderTestTables.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.source.event.LimitReachedEvent;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.nio.file.Path;
 import java.util.ArrayList;
