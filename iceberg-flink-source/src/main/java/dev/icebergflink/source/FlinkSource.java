@@ -1,18 +1,13 @@
 package dev.icebergflink.source;
 
-import dev.icebergflink.TableLoader;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.expressions.Expression;
 
 /**
  * A shortcut from an environment and a table to a {@code DataStream<RowData>}, for code written
@@ -21,12 +16,23 @@ import org.apache.iceberg.expressions.Expression;
  *
  * <pre>{@code
  * DataStream<RowData> rows =
- *     FlinkSource.forRowData().env(env).tableLoader(loader).streaming(true).build();
+ *     FlinkSource.forRowData()
+ *         .env(env)
+ *         .tableLoader(TableLoader.fromHadoopTable("hdfs://warehouse/db/events"))
+ *         .streaming(true)
+ *         .monitorInterval(Duration.ofSeconds(30))
+ *         .build();
  * }</pre>
  *
- * <p>It is a facade over {@link IcebergSource}: the setters are the same options, validated the
- * same way, and the job's configuration is the Flink configuration options fall back to. The stream
- * has no watermarks; use {@link IcebergSource} with {@code env.fromSource(..)} for event time.
+ * <p>It is a facade over {@link IcebergSource}: the setters are the same options ({@link
+ * ReadOptionSetters}), validated the same way, and the job's configuration is the Flink
+ * configuration options fall back to unless {@link Builder#flinkConf} names another. The stream has
+ * no watermarks; use {@link IcebergSource} with {@code env.fromSource(..)} for event time. The
+ * topology is the {@link IcebergSource}'s:
+ *
+ * <pre>
+ *   enumerator (JobManager) --splits--> readers (source parallelism) --RowData--> stream
+ * </pre>
  */
 @PublicEvolving
 public final class FlinkSource {
@@ -38,14 +44,22 @@ public final class FlinkSource {
         return new Builder();
     }
 
-    /** Collects the environment and the read options; see {@link IcebergSource.Builder}. */
-    public static final class Builder {
-        private final IcebergSource.Builder<RowData> source = IcebergSource.forRowData();
+    /**
+     * Collects the environment and the read settings (see {@link ReadOptionSetters} and {@link
+     * IcebergSource.Builder}).
+     */
+    public static final class Builder extends ReadOptionSetters<Builder> {
         private StreamExecutionEnvironment env;
+        private ReadableConfig flinkConf;
         private String sourceName;
         private Integer parallelism;
 
         private Builder() {}
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         /** The environment the stream belongs to (required). */
         public Builder env(StreamExecutionEnvironment environment) {
@@ -53,93 +67,9 @@ public final class FlinkSource {
             return this;
         }
 
-        public Builder tableLoader(TableLoader loader) {
-            source.tableLoader(loader);
-            return this;
-        }
-
-        public Builder streaming(boolean streaming) {
-            source.streaming(streaming);
-            return this;
-        }
-
-        public Builder streamingStartingStrategy(StreamingStartingStrategy strategy) {
-            source.streamingStartingStrategy(strategy);
-            return this;
-        }
-
-        public Builder startSnapshotId(Long snapshotId) {
-            source.startSnapshotId(snapshotId);
-            return this;
-        }
-
-        public Builder startSnapshotTimestamp(Long timestampMillis) {
-            source.startSnapshotTimestamp(timestampMillis);
-            return this;
-        }
-
-        public Builder endSnapshotId(Long snapshotId) {
-            source.endSnapshotId(snapshotId);
-            return this;
-        }
-
-        public Builder snapshotId(Long snapshotId) {
-            source.snapshotId(snapshotId);
-            return this;
-        }
-
-        public Builder asOfTimestamp(Long timestampMillis) {
-            source.asOfTimestamp(timestampMillis);
-            return this;
-        }
-
-        public Builder branch(String branch) {
-            source.branch(branch);
-            return this;
-        }
-
-        public Builder tag(String tag) {
-            source.tag(tag);
-            return this;
-        }
-
-        public Builder monitorInterval(Duration interval) {
-            source.monitorInterval(interval);
-            return this;
-        }
-
-        public Builder project(Schema schema) {
-            source.project(schema);
-            return this;
-        }
-
-        public Builder filters(List<Expression> filters) {
-            source.filters(filters);
-            return this;
-        }
-
-        public Builder limit(Long limit) {
-            source.limit(limit);
-            return this;
-        }
-
-        public Builder splitSize(Long bytes) {
-            source.splitSize(bytes);
-            return this;
-        }
-
-        public Builder caseSensitive(boolean caseSensitive) {
-            source.caseSensitive(caseSensitive);
-            return this;
-        }
-
-        public Builder set(String key, String value) {
-            source.set(key, value);
-            return this;
-        }
-
-        public Builder setAll(Map<String, String> options) {
-            source.setAll(options);
+        /** The Flink configuration options fall back to; the environment's by default. */
+        public Builder flinkConf(ReadableConfig config) {
+            this.flinkConf = config;
             return this;
         }
 
@@ -166,7 +96,9 @@ public final class FlinkSource {
                 throw new IllegalStateException(
                         "FlinkSource needs an environment: call env(..) before build()");
             }
-            source.flinkConfig(env.getConfiguration());
+            IcebergSource.Builder<RowData> source = IcebergSource.forRowData();
+            copyTo(source);
+            source.flinkConfig(flinkConf != null ? flinkConf : env.getConfiguration());
             IcebergSource<RowData> built = source.build();
             DataStreamSource<RowData> stream =
                     env.fromSource(

@@ -3,19 +3,13 @@ package dev.icebergflink.source;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.assigner.SimpleSplitAssignerFactory;
-import dev.icebergflink.source.assigner.SplitAssigner;
 import dev.icebergflink.source.assigner.SplitAssignerFactory;
-import dev.icebergflink.source.assigner.WatermarkOrderedSplitAssignerFactory;
-import dev.icebergflink.source.enumerator.ContinuousIcebergEnumerator;
+import dev.icebergflink.source.config.ScanContext;
+import dev.icebergflink.source.enumerator.IcebergEnumeratorFactory;
 import dev.icebergflink.source.enumerator.IcebergEnumeratorState;
 import dev.icebergflink.source.enumerator.IcebergEnumeratorStateSerializer;
-import dev.icebergflink.source.enumerator.StaticIcebergEnumerator;
-import dev.icebergflink.source.planning.ContinuousSplitPlanner;
-import dev.icebergflink.source.planning.SplitPager;
-import dev.icebergflink.source.planning.SplitPlanner;
-import dev.icebergflink.source.planning.TableIdentity;
+import dev.icebergflink.source.planning.PlanningTable;
 import dev.icebergflink.source.reader.AvroGenericRecordConverter;
-import dev.icebergflink.source.reader.ColumnStatsWatermarkExtractor;
 import dev.icebergflink.source.reader.IcebergReaderFunction;
 import dev.icebergflink.source.reader.IcebergSourceReader;
 import dev.icebergflink.source.reader.IdentityRowDataConverter;
@@ -24,16 +18,7 @@ import dev.icebergflink.source.reader.SplitWatermarkExtractor;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
 import dev.icebergflink.tasks.codec.LoadingTableMetadata;
-import dev.icebergflink.tasks.reader.RowDataFileTaskReader;
-import java.io.IOException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -48,26 +33,43 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.mapping.NameMapping;
-import org.apache.iceberg.mapping.NameMappingParser;
-import org.apache.iceberg.util.ThreadPools;
 
 /**
  * The FLIP-27 source of Iceberg tables: bounded reads (current snapshot, time travel, bounded
  * incremental ranges) and unbounded reads that keep picking up new snapshots.
  *
+ * <pre>{@code
+ * IcebergSource<RowData> source =
+ *     IcebergSource.forRowData()
+ *         .tableLoader(TableLoader.fromHadoopTable("hdfs://warehouse/db/events"))
+ *         .streaming(true)
+ *         .streamingStartingStrategy(StreamingStartingStrategy.INCREMENTAL_FROM_LATEST_SNAPSHOT)
+ *         .monitorInterval(Duration.ofSeconds(30))
+ *         .build();
+ * DataStream<RowData> rows =
+ *     env.fromSource(source, WatermarkStrategy.noWatermarks(), "events", source.getProducedType());
+ * }</pre>
+ *
  * <p>Start with {@link #forRowData()} (or {@link #forRow()}, {@link #forGenericRecord()}, {@link
  * #builder(ConverterFactory)}), set a {@link Builder#tableLoader table loader} and options, and
  * pass the built source to {@code env.fromSource(..)}. The builder only collects settings; {@link
- * Builder#build()} loads the table once, resolves every option ({@link ScanContext}) and rejects
- * contradictions before any job runs.
+ * Builder#build()} loads the table once, resolves every option into one immutable plan ({@link
+ * ScanContext}) and rejects contradictions before any job runs.
  *
- * <p>Splits are planned by an enumerator on the JobManager (off the coordinator thread) and pulled
- * by readers; both checkpoint with versioned serializers, so a restore resumes mid-split without
- * loss or duplicates.
+ * <p>The topology: an enumerator on the JobManager plans splits (off the coordinator thread) and
+ * hands them to readers, which ask for one split at a time; both checkpoint with versioned
+ * serializers, so a restore resumes mid-split without loss or duplicates.
+ *
+ * <pre>
+ *            JobManager                              TaskManagers
+ *   +-------------------------+   splits    +--------------------------+
+ *   | enumerator              | ----------> | reader 0: split -> rows  |
+ *   |  static (bounded) or    | ----------> | reader 1: split -> rows  |
+ *   |  continuous (unbounded) | <---------- | ...                      |
+ *   |  plans splits of table  |  requests,  +--------------------------+
+ *   +-------------------------+  limit event
+ * </pre>
  *
  * <p><b>Schema.</b> The projection, and so the type of the emitted records, is resolved from the
  * table's schema in {@link Builder#build()} and kept for the life of the job. Schema changes while
@@ -91,11 +93,12 @@ public final class IcebergSource<T>
     private final TableLoader tableLoader;
     private final String tableName;
     private final ScanContext scanContext;
-    private final SplitAssignerFactory assignerFactory;
+    private final IcebergEnumeratorFactory enumerators;
     private final IcebergReaderFunction<T> readerFunction;
     private final SplitWatermarkExtractor watermarkExtractor;
 
-    private IcebergSource(
+    /** See {@link IcebergSourceAssembly}, which puts the parts together. */
+    IcebergSource(
             TableLoader tableLoader,
             String tableName,
             ScanContext scanContext,
@@ -105,7 +108,8 @@ public final class IcebergSource<T>
         this.tableLoader = tableLoader;
         this.tableName = tableName;
         this.scanContext = scanContext;
-        this.assignerFactory = assignerFactory;
+        this.enumerators =
+                new IcebergEnumeratorFactory(tableLoader, tableName, scanContext, assignerFactory);
         this.readerFunction = readerFunction;
         this.watermarkExtractor = watermarkExtractor;
     }
@@ -131,14 +135,14 @@ public final class IcebergSource<T>
         return new Builder<>(converterFactory);
     }
 
-    /** The resolved read configuration. */
+    /** The resolved read plan. */
     public ScanContext scanContext() {
         return scanContext;
     }
 
     @Override
     public Boundedness getBoundedness() {
-        return scanContext.streaming() ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
+        return scanContext.mode().boundedness();
     }
 
     @Override
@@ -150,114 +154,14 @@ public final class IcebergSource<T>
     @Override
     public SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> createEnumerator(
             SplitEnumeratorContext<IcebergSourceSplit> enumContext) {
-        return enumerator(enumContext, null);
+        return enumerators.create(enumContext, null);
     }
 
     @Override
     public SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> restoreEnumerator(
             SplitEnumeratorContext<IcebergSourceSplit> enumContext,
             IcebergEnumeratorState checkpoint) {
-        return enumerator(enumContext, checkpoint);
-    }
-
-    /**
-     * A new or restored enumerator. It owns a table loader and, with {@code planParallelism}, a
-     * planning thread pool, which it releases when it closes; when building it fails (the table
-     * cannot be loaded, the assigner cannot take the restored splits), both are released here
-     * before the failure propagates, so a failed restore leaks no loader and no pool.
-     */
-    private SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> enumerator(
-            SplitEnumeratorContext<IcebergSourceSplit> enumContext,
-            IcebergEnumeratorState restored) {
-        TableLoader loader = tableLoader.clone();
-        ExecutorService pool = null;
-        try {
-            Table table = loader.loadTable();
-            // restore the assigner before the pool exists: a restore that fails starts nothing
-            SplitAssigner assigner =
-                    restored == null
-                            ? assignerFactory.createAssigner()
-                            : assignerFactory.createAssigner(restored.pendingSplits());
-            pool =
-                    scanContext.planParallelism() == null
-                            ? null
-                            : ThreadPools.newFixedThreadPool(
-                                    "iceberg-plan-" + tableName, scanContext.planParallelism());
-            return enumerator(enumContext, restored, loader, table, assigner, pool);
-        } catch (RuntimeException | Error e) {
-            if (pool != null) {
-                pool.shutdownNow();
-            }
-            try {
-                loader.close();
-            } catch (IOException | RuntimeException closing) {
-                e.addSuppressed(closing);
-            }
-            throw e;
-        }
-    }
-
-    private SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> enumerator(
-            SplitEnumeratorContext<IcebergSourceSplit> enumContext,
-            IcebergEnumeratorState restored,
-            TableLoader loader,
-            Table table,
-            SplitAssigner assigner,
-            ExecutorService pool) {
-        SplitPlanner planner = new SplitPlanner(table, scanContext, pool);
-        var position = restored == null ? null : restored.position();
-        var cursor = restored == null ? null : restored.pagedScan();
-        String restoredUuid = restored == null ? null : restored.tableUuid();
-        String loadedUuid = TableIdentity.uuidOf(table);
-        SplitPager pager = new SplitPager(planner);
-        AutoCloseable resources =
-                () -> {
-                    try (pager) {
-                        if (pool != null) {
-                            pool.shutdownNow();
-                        }
-                    } finally {
-                        loader.close();
-                    }
-                };
-        if (scanContext.streaming()) {
-            ContinuousSplitPlanner continuous =
-                    new ContinuousSplitPlanner(
-                            planner,
-                            scanContext,
-                            TableIdentity.pinned(restoredUuid, loadedUuid),
-                            loader::loadTable,
-                            ContinuousSplitPlanner.IDENTITY_CHECK_INTERVAL,
-                            System::nanoTime);
-            ContinuousIcebergEnumerator enumerator =
-                    new ContinuousIcebergEnumerator(
-                            enumContext,
-                            assigner,
-                            continuous::planNext,
-                            position,
-                            scanContext.monitorInterval(),
-                            scanContext.maxAllowedPlanningFailures());
-            enumerator.closeWith(resources);
-            enumerator.pinTable(tableName, restoredUuid, loadedUuid);
-            enumerator.limitTo(scanContext.limit());
-            if (scanContext.splitPlanningPageSize() > 0) {
-                enumerator.pageWith(pager, scanContext.splitPlanningPageSize(), cursor);
-            }
-            return enumerator;
-        }
-        StaticIcebergEnumerator enumerator =
-                new StaticIcebergEnumerator(
-                        enumContext,
-                        assigner,
-                        () -> planner.planBounded(enumContext.currentParallelism()),
-                        position);
-        enumerator.closeWith(resources);
-        enumerator.pinTable(tableName, restoredUuid, loadedUuid);
-        enumerator.limitTo(scanContext.limit());
-        if (scanContext.splitPlanningPageSize() > 0) {
-            enumerator.pageWith(pager, scanContext.splitPlanningPageSize(), cursor);
-        }
-        return enumerator;
+        return enumerators.create(enumContext, checkpoint);
     }
 
     @Override
@@ -281,19 +185,17 @@ public final class IcebergSource<T>
     }
 
     /**
-     * Collects the settings of an {@link IcebergSource}. Every named setter is a shortcut for
-     * {@link #set(String, String)} with the matching {@link FlinkReadOptions} key; the last call
-     * for a key wins. Validation happens in {@link #build()}.
+     * Collects the settings of an {@link IcebergSource}: the read settings (table, projection,
+     * filters and options by key, see {@link ReadOptionSetters}) and what only this builder has
+     * (split assigner, Flink configuration, batch size). The last call for a key wins. {@link
+     * #build()} validates ({@link #validate()}), resolves the options against the table once into a
+     * plan, and assembles the source from it ({@link IcebergSourceAssembly}).
      *
      * @param <T> the emitted record type
      */
-    public static final class Builder<T> {
+    public static final class Builder<T> extends ReadOptionSetters<Builder<T>> {
         private final ConverterFactory<T> converterFactory;
-        private final Map<String, String> options = new HashMap<>();
-        private TableLoader tableLoader;
         private SplitAssignerFactory assignerFactory;
-        private Schema projection;
-        private final List<Expression> filters = new ArrayList<>();
         private ReadableConfig flinkConfig = new Configuration();
         private int batchSize = IcebergReaderFunction.DEFAULT_BATCH_SIZE;
 
@@ -301,9 +203,8 @@ public final class IcebergSource<T>
             this.converterFactory = Objects.requireNonNull(converterFactory, "converterFactory");
         }
 
-        /** The table to read (required). */
-        public Builder<T> tableLoader(TableLoader loader) {
-            this.tableLoader = loader;
+        @Override
+        Builder<T> self() {
             return this;
         }
 
@@ -326,188 +227,42 @@ public final class IcebergSource<T>
             return this;
         }
 
-        /** Sets any read option by key ({@link FlinkReadOptions}); unknown keys fail in build. */
-        public Builder<T> set(String key, String value) {
-            options.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
-            return this;
-        }
-
-        /** Sets read options by key; see {@link #set}. */
-        public Builder<T> setAll(Map<String, String> values) {
-            values.forEach(this::set);
-            return this;
-        }
-
-        private Builder<T> set(String key, Object value) {
-            if (value == null) {
-                options.remove(key);
-            } else {
-                options.put(key, value.toString());
-            }
-            return this;
-        }
-
-        /** Whether the read is unbounded ({@code streaming}). */
-        public Builder<T> streaming(boolean streaming) {
-            return set(FlinkReadOptions.STREAMING.key(), streaming);
-        }
-
-        /** Where a streaming read starts ({@code starting-strategy}). */
-        public Builder<T> streamingStartingStrategy(StreamingStartingStrategy strategy) {
-            return set(FlinkReadOptions.STARTING_STRATEGY.key(), strategy);
-        }
-
-        /** {@code start-snapshot-id}: exclusive unless the strategy says otherwise. */
-        public Builder<T> startSnapshotId(Long snapshotId) {
-            return set(FlinkReadOptions.START_SNAPSHOT_ID.key(), snapshotId);
-        }
-
-        /** {@code start-snapshot-timestamp} in epoch milliseconds. */
-        public Builder<T> startSnapshotTimestamp(Long timestampMillis) {
-            return set(FlinkReadOptions.START_SNAPSHOT_TIMESTAMP.key(), timestampMillis);
-        }
-
-        /** {@code end-snapshot-id}: inclusive end of a bounded incremental read. */
-        public Builder<T> endSnapshotId(Long snapshotId) {
-            return set(FlinkReadOptions.END_SNAPSHOT_ID.key(), snapshotId);
-        }
-
-        /** {@code start-tag}: exclusive start of a bounded incremental read. */
-        public Builder<T> startTag(String tag) {
-            return set(FlinkReadOptions.START_TAG.key(), tag);
-        }
-
-        /** {@code end-tag}: inclusive end of a bounded incremental read. */
-        public Builder<T> endTag(String tag) {
-            return set(FlinkReadOptions.END_TAG.key(), tag);
-        }
-
-        /** {@code snapshot-id}: batch time travel. */
-        public Builder<T> snapshotId(Long snapshotId) {
-            return set(FlinkReadOptions.SNAPSHOT_ID.key(), snapshotId);
-        }
-
-        /** {@code as-of-timestamp}: batch time travel, epoch milliseconds. */
-        public Builder<T> asOfTimestamp(Long timestampMillis) {
-            return set(FlinkReadOptions.AS_OF_TIMESTAMP.key(), timestampMillis);
-        }
-
-        /** {@code branch}: read (and in streaming follow) this branch. */
-        public Builder<T> branch(String branch) {
-            return set(FlinkReadOptions.BRANCH.key(), branch);
-        }
-
-        /** {@code tag}: batch read of a tagged snapshot. */
-        public Builder<T> tag(String tag) {
-            return set(FlinkReadOptions.TAG.key(), tag);
-        }
-
-        /** {@code monitor-interval}: how often a streaming read looks for snapshots. */
-        public Builder<T> monitorInterval(Duration interval) {
-            return set(
-                    FlinkReadOptions.MONITOR_INTERVAL.key(),
-                    interval == null ? null : interval.toMillis() + " ms");
-        }
-
-        /** The top-level columns to read, in this order; fields are matched by name. */
-        public Builder<T> project(Schema schema) {
-            this.projection = schema;
-            return this;
-        }
-
-        /** Iceberg filters: they prune files and are applied to every row read (residuals). */
-        public Builder<T> filters(List<Expression> expressions) {
-            this.filters.clear();
-            this.filters.addAll(expressions);
-            return this;
-        }
-
-        /**
-         * {@code limit}: the most rows the source emits in total.
-         *
-         * <p>The trade-off of an exact limit: a limited read hands every split to one reader
-         * subtask and finishes the others at once, so it reads with the throughput of one subtask.
-         * Once the limit is reached the read ends, in streaming mode too. The count is not
-         * checkpointed: after a restore from a checkpoint, up to {@code limit} rows may be emitted
-         * again from the restored positions.
-         */
-        public Builder<T> limit(Long limit) {
-            return set(FlinkReadOptions.LIMIT.key(), limit);
-        }
-
-        /** {@code split-size} in bytes. */
-        public Builder<T> splitSize(Long bytes) {
-            return set(FlinkReadOptions.SPLIT_SIZE.key(), bytes);
-        }
-
-        /** {@code split-lookback}. */
-        public Builder<T> splitLookback(Integer lookback) {
-            return set(FlinkReadOptions.SPLIT_LOOKBACK.key(), lookback);
-        }
-
-        /** {@code split-file-open-cost} in bytes. */
-        public Builder<T> splitOpenFileCost(Long bytes) {
-            return set(FlinkReadOptions.SPLIT_FILE_OPEN_COST.key(), bytes);
-        }
-
-        /** {@code max-planning-snapshot-count}. */
-        public Builder<T> maxPlanningSnapshotCount(int count) {
-            return set(FlinkReadOptions.MAX_PLANNING_SNAPSHOT_COUNT.key(), count);
-        }
-
-        /** {@code max-allowed-planning-failures} (-1: never fail). */
-        public Builder<T> maxAllowedPlanningFailures(int failures) {
-            return set(FlinkReadOptions.MAX_ALLOWED_PLANNING_FAILURES.key(), failures);
-        }
-
-        /** {@code case-sensitive}. */
-        public Builder<T> caseSensitive(boolean caseSensitive) {
-            return set(FlinkReadOptions.CASE_SENSITIVE.key(), caseSensitive);
-        }
-
-        /** {@code include-column-stats}. */
-        public Builder<T> includeColumnStats(boolean include) {
-            return set(FlinkReadOptions.INCLUDE_COLUMN_STATS.key(), include);
-        }
-
-        /** {@code watermark-column}: order splits by it and emit split watermarks. */
-        public Builder<T> watermarkColumn(String column) {
-            return set(FlinkReadOptions.WATERMARK_COLUMN.key(), column);
-        }
-
-        /** {@code watermark-column-time-unit} of a long watermark column. */
-        public Builder<T> watermarkColumnTimeUnit(TimeUnit unit) {
-            return set(FlinkReadOptions.WATERMARK_COLUMN_TIME_UNIT.key(), unit);
-        }
-
-        /** The name mapping for files without field ids ({@code schema.name-mapping.default}). */
-        public Builder<T> nameMapping(NameMapping mapping) {
-            return set(
-                    FlinkReadOptions.NAME_MAPPING.key(),
-                    mapping == null ? null : NameMappingParser.toJson(mapping));
-        }
-
-        /**
-         * {@code split-planning-page-size}: the most pending splits a full scan is planned ahead
-         * (-1: plan the whole scan at once and keep it in state).
-         */
-        public Builder<T> splitPlanningPageSize(int splits) {
-            return set(FlinkReadOptions.SPLIT_PLANNING_PAGE_SIZE.key(), splits);
-        }
-
-        /**
-         * Planning threads ({@code table.exec.iceberg.worker-pool-size}) for scans that are not
-         * paged: streaming increments, and full scans with {@code split-planning-page-size} = -1.
-         * Paged scans plan on one thread, which keeps their split order deterministic.
-         */
-        public Builder<T> planParallelism(int threads) {
-            return set(FlinkReadOptions.PLAN_PARALLELISM.key(), threads);
-        }
-
         /** Records per batch handed from the fetcher thread to the reader. */
         public Builder<T> batchSize(int records) {
             this.batchSize = records;
             return this;
+        }
+
+        /**
+         * Checks the settings that need no table: a table loader is set and the batch size is
+         * positive. {@link #build()} calls it first; option values are checked when they are
+         * resolved against the table.
+         *
+         * @throws IllegalStateException when no table loader was set
+         * @throws IllegalArgumentException when the batch size is not positive
+         */
+        public Builder<T> validate() {
+            if (tableLoader == null) {
+                throw new IllegalStateException(
+                        "IcebergSource needs a table: call tableLoader(..) before build()");
+            }
+            if (batchSize < 1) {
+                throw new IllegalArgumentException(
+                        "batchSize(..) must be at least 1 record, got " + batchSize);
+            }
+            return this;
+        }
+
+        /**
+         * Resolves every option collected so far against {@code table}, once, into the immutable
+         * plan the source runs with: explicit settings first, then the Flink configuration ({@code
+         * connector.iceberg.*}), then table properties, then defaults.
+         *
+         * @throws IllegalArgumentException naming the options when settings are invalid or
+         *     contradict each other
+         */
+        ScanContext resolve(Table table) {
+            return ScanContext.resolve(options, flinkConfig, table, projection, filters);
         }
 
         /**
@@ -518,70 +273,15 @@ public final class IcebergSource<T>
          * @throws IllegalStateException when no table loader was set
          */
         public IcebergSource<T> build() {
-            if (tableLoader == null) {
-                throw new IllegalStateException(
-                        "IcebergSource needs a table: call tableLoader(..) before build()");
-            }
-            TableLoader loader = tableLoader.clone();
-            Table table;
-            try {
-                table = loader.loadTable();
-            } finally {
-                try {
-                    loader.close();
-                } catch (java.io.IOException e) {
-                    // Only metadata was read.
-                }
-            }
-            ScanContext context =
-                    ScanContext.resolve(options, flinkConfig, table, projection, filters);
-            SplitAssignerFactory assigners = assignerFactory;
-            SplitWatermarkExtractor extractor = null;
-            if (context.watermarkColumn() != null) {
-                if (assignerFactory != null) {
-                    throw new IllegalArgumentException(
-                            "Option 'watermark-column' = '"
-                                    + context.watermarkColumn()
-                                    + "' orders splits by watermark itself and cannot be combined"
-                                    + " with assignerFactory("
-                                    + assignerFactory.getClass().getSimpleName()
-                                    + ")");
-                }
-                extractor =
-                        new ColumnStatsWatermarkExtractor(
-                                context.tableSchema(),
-                                context.watermarkColumn(),
-                                context.watermarkColumnTimeUnit(),
-                                context.caseSensitive());
-                assigners = new WatermarkOrderedSplitAssignerFactory(extractor);
-            } else if (assigners == null) {
-                assigners = new SimpleSplitAssignerFactory();
-            }
-            assigners.validate(table, context.splitSize(), context.splitOpenFileCost());
-            NameMapping mapping =
-                    context.nameMapping() == null
-                            ? null
-                            : NameMappingParser.fromJson(context.nameMapping());
-            RowDataFileTaskReader fileReader =
-                    new RowDataFileTaskReader(
-                            context.tableSchema(),
-                            context.projectedSchema(),
-                            mapping,
-                            context.caseSensitive(),
-                            table.io(),
-                            table.encryption());
-            IcebergReaderFunction<T> readerFunction =
-                    new IcebergReaderFunction<>(
-                            fileReader,
-                            converterFactory.create(context.projectedSchema()),
-                            batchSize);
-            return new IcebergSource<>(
-                    tableLoader.clone(),
-                    table.name(),
-                    context,
-                    assigners,
-                    readerFunction,
-                    extractor);
+            validate();
+            Table table = PlanningTable.load(tableLoader);
+            return IcebergSourceAssembly.assemble(
+                    tableLoader,
+                    table,
+                    resolve(table),
+                    converterFactory,
+                    assignerFactory,
+                    batchSize);
         }
     }
 }

@@ -1,12 +1,13 @@
 package dev.icebergflink.table;
 
 import dev.icebergflink.TableLoader;
-import dev.icebergflink.source.ScanContext;
+import dev.icebergflink.source.config.ScanContext;
 import dev.icebergflink.table.catalog.FlinkCatalog;
 import dev.icebergflink.table.catalog.FlinkCatalogOptions;
 import dev.icebergflink.table.metadata.IcebergMetadataTableSource;
 import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.sink.SqlWriteSettings;
+import dev.icebergflink.table.source.IcebergTableSource;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -129,9 +130,8 @@ public class FlinkDynamicTableFactory
                 loader,
                 table,
                 declared,
-                readOptions,
+                scan,
                 config,
-                scan.caseSensitive(),
                 SqlOptions.scanParallelism(tableName, engineOptions),
                 sourceWatermarkColumn(declaration.getResolvedSchema()));
     }

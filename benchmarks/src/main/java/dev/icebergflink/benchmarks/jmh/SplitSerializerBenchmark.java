@@ -3,7 +3,7 @@ package dev.icebergflink.benchmarks.jmh;
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.benchmarks.planning.SyntheticDataFiles;
 import dev.icebergflink.source.FlinkReadOptions;
-import dev.icebergflink.source.ScanContext;
+import dev.icebergflink.source.config.ScanContext;
 import dev.icebergflink.source.enumerator.IcebergEnumeratorState;
 import dev.icebergflink.source.enumerator.IcebergEnumeratorStateSerializer;
 import dev.icebergflink.source.planning.SnapshotPosition;

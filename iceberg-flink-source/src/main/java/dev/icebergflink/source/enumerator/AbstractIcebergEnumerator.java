@@ -1,13 +1,13 @@
 package dev.icebergflink.source.enumerator;
 
 import dev.icebergflink.source.assigner.SplitAssigner;
+import dev.icebergflink.source.event.LimitReachedEvent;
 import dev.icebergflink.source.planning.PlanningResult;
 import dev.icebergflink.source.planning.ScanCursor;
 import dev.icebergflink.source.planning.SnapshotPosition;
 import dev.icebergflink.source.planning.SplitPage;
 import dev.icebergflink.source.planning.SplitPageSource;
 import dev.icebergflink.source.planning.TableIdentity;
-import dev.icebergflink.source.reader.LimitReachedEvent;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.io.IOException;
 import java.util.HashSet;
@@ -43,9 +43,9 @@ import org.slf4j.LoggerFactory;
  * planning stops, so limited streaming reads end too.
  *
  * <p><b>Table identity.</b> The state keeps the UUID of the table the read belongs to ({@link
- * TableIdentity}, set with {@link #pinTable}). A restored enumerator whose table now has another
- * UUID (dropped and re-created) fails the job in {@link #start()} before it hands out a split, and
- * suppresses restarts: every restart would restore the same state.
+ * TableIdentity}, pinned by {@link EnumeratorSettings#pinnedTo}). A restored enumerator whose table
+ * now has another UUID (dropped and re-created) fails the job in {@link #start()} before it hands
+ * out a split, and suppresses restarts: every restart would restore the same state.
  *
  * <p>All methods run in the coordinator thread; planning runs elsewhere through {@link
  * SplitEnumeratorContext#callAsync} and hands its results back to this thread.
@@ -61,16 +61,16 @@ abstract class AbstractIcebergEnumerator
     private final Map<Integer, String> awaitingReaders = new LinkedHashMap<>();
     private final Set<Integer> toldNoMoreSplits = new HashSet<>();
     private volatile int pendingSplits;
-    private AutoCloseable resource;
+    private final AutoCloseable resource;
 
-    private SplitPageSource pageSource;
-    private int pageSize;
+    private final SplitPageSource pageSource;
+    private final int pageSize;
     private boolean pageRequested;
 
     /** The paged scan being handed out, or {@code null}; read by planning threads. */
     private volatile ScanCursor pagedScan;
 
-    private boolean limited;
+    private final boolean limited;
     private Integer limitedReader;
 
     /** Whether a limited read reached its limit; read by planning threads. */
@@ -79,10 +79,10 @@ abstract class AbstractIcebergEnumerator
     /** Position after the last completed planning round; {@code null} before the first. */
     protected SnapshotPosition position;
 
-    private Object tableName;
-    private String tableUuid;
-    private String restoredUuid;
-    private String loadedUuid;
+    private final Object tableName;
+    private final String tableUuid;
+    private final String restoredUuid;
+    private final String loadedUuid;
 
     /** Set once the enumerator failed the job: no split is handed out or planned any more. */
     private volatile boolean halted;
@@ -90,48 +90,27 @@ abstract class AbstractIcebergEnumerator
     AbstractIcebergEnumerator(
             SplitEnumeratorContext<IcebergSourceSplit> context,
             SplitAssigner assigner,
-            SnapshotPosition position) {
+            SnapshotPosition position,
+            EnumeratorSettings settings) {
         this.context = context;
         this.assigner = assigner;
         this.position = position;
         this.pendingSplits = assigner.pendingSplitCount();
         this.metrics = new EnumeratorMetrics(context.metricGroup(), () -> pendingSplits);
+        this.pageSource = settings.pageSource();
+        this.pageSize = settings.pageSize();
+        this.pagedScan = settings.restoredCursor();
+        this.limited = settings.limit() >= 0;
+        this.limitReached = settings.limit() == 0;
+        this.tableName = settings.tableName();
+        this.restoredUuid = settings.restoredUuid();
+        this.loadedUuid = settings.loadedUuid();
+        this.tableUuid = TableIdentity.pinned(restoredUuid, loadedUuid);
+        this.resource = settings.resources();
     }
 
     /** Whether no split will ever be added again (bounded read, planning done, pool empty). */
     protected abstract boolean noMoreSplits();
-
-    /**
-     * Lets planning rounds hand over full scans as cursors (call before {@link #start()}).
-     *
-     * @param source produces the pages, on a planning thread
-     * @param maxPending the most pending splits a paged scan fills the pool up to
-     * @param restored the cursor of a restored state, or {@code null}
-     */
-    public void pageWith(SplitPageSource source, int maxPending, ScanCursor restored) {
-        if (maxPending < 1) {
-            throw new IllegalArgumentException("A page holds at least 1 split, got " + maxPending);
-        }
-        this.pageSource = source;
-        this.pageSize = maxPending;
-        this.pagedScan = restored;
-    }
-
-    /**
-     * Pins the table the read belongs to (call before {@link #start()}): the UUID of the restored
-     * state, or the loaded table's when the state has none (a fresh start, or a state written
-     * before the UUID was kept). The pinned UUID goes into every checkpoint.
-     *
-     * @param table names the table in messages
-     * @param restored the UUID in the restored state, or {@code null}
-     * @param loaded the UUID of the table as loaded now, or {@code null} when it has none
-     */
-    public void pinTable(Object table, String restored, String loaded) {
-        this.tableName = table;
-        this.restoredUuid = restored;
-        this.loadedUuid = loaded;
-        this.tableUuid = TableIdentity.pinned(restored, loaded);
-    }
 
     /** The UUID of the table the read belongs to, or {@code null} when unknown. */
     public String tableUuid() {
@@ -157,15 +136,6 @@ abstract class AbstractIcebergEnumerator
     protected RuntimeException failWithoutRestart(String message, Throwable cause) {
         halted = true;
         return new SuppressRestartsException(new FlinkRuntimeException(message, cause));
-    }
-
-    /**
-     * Makes the read stop after {@code limit} rows in total (call before {@link #start()}); a
-     * negative limit means none. See the class comment.
-     */
-    public void limitTo(long limit) {
-        this.limited = limit >= 0;
-        this.limitReached = limit == 0;
     }
 
     @Override
@@ -209,11 +179,6 @@ abstract class AbstractIcebergEnumerator
     @Override
     public IcebergEnumeratorState snapshotState(long checkpointId) {
         return new IcebergEnumeratorState(position, pagedScan, assigner.state(), tableUuid);
-    }
-
-    /** Releases what planning needed (table loader, worker pool) when the enumerator closes. */
-    public void closeWith(AutoCloseable resource) {
-        this.resource = resource;
     }
 
     @Override

@@ -45,6 +45,7 @@ public final class ContinuousIcebergEnumerator extends AbstractIcebergEnumerator
 
     /**
      * @param position the restored position, or {@code null} for a fresh start
+     * @param settings the pinned table, limit, paging and resources to release
      */
     public ContinuousIcebergEnumerator(
             SplitEnumeratorContext<IcebergSourceSplit> context,
@@ -52,8 +53,9 @@ public final class ContinuousIcebergEnumerator extends AbstractIcebergEnumerator
             Discovery discovery,
             SnapshotPosition position,
             Duration monitorInterval,
-            int maxAllowedPlanningFailures) {
-        super(context, assigner, position);
+            int maxAllowedPlanningFailures,
+            EnumeratorSettings settings) {
+        super(context, assigner, position, settings);
         this.discovery = discovery;
         this.monitorInterval = monitorInterval;
         this.maxAllowedPlanningFailures = maxAllowedPlanningFailures;

@@ -29,13 +29,15 @@ public final class StaticIcebergEnumerator extends AbstractIcebergEnumerator {
     /**
      * @param planning plans the whole read; called once, on a worker thread
      * @param position the restored position, or {@code null} when planning is still to be done
+     * @param settings the pinned table, limit, paging and resources to release
      */
     public StaticIcebergEnumerator(
             SplitEnumeratorContext<IcebergSourceSplit> context,
             SplitAssigner assigner,
             Callable<PlanningResult> planning,
-            SnapshotPosition position) {
-        super(context, assigner, position);
+            SnapshotPosition position,
+            EnumeratorSettings settings) {
+        super(context, assigner, position, settings);
         this.planning = planning;
     }
 

@@ -1,7 +1,8 @@
 package dev.icebergflink.source.planning;
 
-import dev.icebergflink.source.ScanContext;
 import dev.icebergflink.source.StreamingStartingStrategy;
+import dev.icebergflink.source.config.ReadMode;
+import dev.icebergflink.source.config.ScanContext;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +14,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,12 +50,7 @@ public final class ContinuousSplitPlanner {
 
     private final SplitPlanner planner;
     private final ScanContext context;
-    private final String tableUuid;
-    private final Supplier<Table> freshTable;
-    private final long identityCheckIntervalNanos;
-    private final LongSupplier nanoClock;
-    private long lastIdentityCheck;
-    private boolean identityChecked;
+    private final TableIdentityGuard identity;
 
     /** A planner pinned to the planner's table as loaded, without fresh identity checks. */
     public ContinuousSplitPlanner(SplitPlanner planner, ScanContext context) {
@@ -86,15 +81,14 @@ public final class ContinuousSplitPlanner {
             LongSupplier nanoClock) {
         this.planner = planner;
         this.context = context;
-        this.tableUuid = tableUuid;
-        this.freshTable = freshTable;
-        this.identityCheckIntervalNanos = identityCheckInterval.toNanos();
-        this.nanoClock = nanoClock;
+        this.identity =
+                new TableIdentityGuard(
+                        planner.table(), tableUuid, freshTable, identityCheckInterval, nanoClock);
     }
 
     /** The UUID of the table this read belongs to, or {@code null} when unknown. */
     public String tableUuid() {
-        return tableUuid;
+        return identity.tableUuid();
     }
 
     /**
@@ -113,13 +107,13 @@ public final class ContinuousSplitPlanner {
         } catch (UnrecoverablePlanningException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw diagnose(e);
+            throw identity.diagnose(e);
         }
         if (result.fromPosition() != null
                 && result.fromPosition().equals(result.toPosition())
                 && result.splits().isEmpty()
                 && result.pagedScan() == null) {
-            checkIdleIdentity();
+            identity.checkWhenIdle();
         }
         return result;
     }
@@ -127,7 +121,7 @@ public final class ContinuousSplitPlanner {
     private PlanningResult plan(SnapshotPosition last) {
         Table table = planner.table();
         table.refresh();
-        TableIdentity.check(table, tableUuid, TableIdentity.uuidOf(table));
+        TableIdentity.check(table, identity.tableUuid(), TableIdentity.uuidOf(table));
         Snapshot head = planner.head();
         Long headTime = head == null ? null : head.timestampMillis();
         if (last == null) {
@@ -136,81 +130,18 @@ public final class ContinuousSplitPlanner {
         return planIncrement(last, head, headTime, List.of());
     }
 
-    /**
-     * The failure of a round, told apart by a fresh load of the table: a re-created table is
-     * unrecoverable, a dropped one is named; anything else is the round's failure as it is.
-     */
-    private RuntimeException diagnose(RuntimeException failure) {
-        if (freshTable == null || tableUuid == null) {
-            return failure;
-        }
-        Table fresh;
-        try {
-            fresh = freshTable.get();
-        } catch (NoSuchTableException missing) {
-            IllegalStateException dropped =
-                    new IllegalStateException(
-                            String.format(
-                                    "Planning of the streaming read of %s failed: the table does"
-                                            + " not exist any more (was it dropped?)",
-                                    planner.table()),
-                            failure);
-            dropped.addSuppressed(missing);
-            return dropped;
-        } catch (RuntimeException loadFailure) {
-            failure.addSuppressed(loadFailure);
-            return failure;
-        }
-        String freshUuid = TableIdentity.uuidOf(fresh);
-        if (TableIdentity.differ(tableUuid, freshUuid)) {
-            return TableIdentity.recreated(planner.table(), tableUuid, freshUuid, failure);
-        }
-        return failure;
-    }
-
-    /**
-     * In a round that found nothing new: loads the table anew, at most once per interval, and fails
-     * when it is another table than the one refreshed (a stalled Hadoop table, see the class
-     * comment). A failed load only skips this check.
-     */
-    private void checkIdleIdentity() {
-        if (freshTable == null || tableUuid == null) {
-            return;
-        }
-        long now = nanoClock.getAsLong();
-        if (identityChecked && now - lastIdentityCheck < identityCheckIntervalNanos) {
-            return;
-        }
-        identityChecked = true;
-        lastIdentityCheck = now;
-        String freshUuid;
-        try {
-            freshUuid = TableIdentity.uuidOf(freshTable.get());
-        } catch (RuntimeException e) {
-            LOG.warn(
-                    "Cannot load {} to check its identity; trying again in {}",
-                    planner.table(),
-                    Duration.ofNanos(identityCheckIntervalNanos),
-                    e);
-            return;
-        }
-        TableIdentity.check(planner.table(), tableUuid, freshUuid);
-    }
-
     private PlanningResult planFirst(Snapshot head, Long headTime) {
         Table table = planner.table();
         StreamingStartingStrategy strategy = context.startingStrategy();
-        if (!context.startingStrategyExplicit()) {
+        if (context.mode() == ReadMode.STREAMING_AFTER_START) {
             if (context.startSnapshotId() != null) {
                 // A bare start-snapshot-id is exclusive, as the user documentation says.
                 Snapshot start = requireSnapshot(context.startSnapshotId(), head);
                 return planIncrement(SnapshotPosition.after(start), head, headTime, List.of());
             }
-            if (context.startSnapshotTimestamp() != null) {
-                // A bare start-snapshot-timestamp reads what was committed after that time.
-                Snapshot before = planner.latestAtOrBefore(head, context.startSnapshotTimestamp());
-                return planIncrement(SnapshotPosition.after(before), head, headTime, List.of());
-            }
+            // A bare start-snapshot-timestamp reads what was committed after that time.
+            Snapshot before = planner.latestAtOrBefore(head, context.startSnapshotTimestamp());
+            return planIncrement(SnapshotPosition.after(before), head, headTime, List.of());
         }
         switch (strategy) {
             case TABLE_SCAN_THEN_INCREMENTAL -> {

@@ -1,6 +1,7 @@
 package dev.icebergflink.source.planning;
 
-import dev.icebergflink.source.ScanContext;
+import dev.icebergflink.source.config.ReadMode;
+import dev.icebergflink.source.config.ScanContext;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,9 +15,7 @@ import org.apache.iceberg.Scan;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
-import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.iceberg.util.TableScanUtil;
@@ -82,7 +81,7 @@ public final class SplitPlanner {
      * again, with a parallelism that could give other splits.
      */
     public PlanningResult planBounded(int readers) {
-        if (context.isIncrementalBatch()) {
+        if (context.mode() == ReadMode.INCREMENTAL_RANGE) {
             Snapshot end = boundedEnd();
             Long start = boundedStartExclusive();
             if (end == null) {
@@ -374,28 +373,7 @@ public final class SplitPlanner {
     }
 
     private <S extends Scan<S, ?, ?>> S configure(S scan, ExecutorService pool, long splitSize) {
-        S configured =
-                scan.caseSensitive(context.caseSensitive())
-                        .option(TableProperties.SPLIT_SIZE, Long.toString(splitSize))
-                        .option(
-                                TableProperties.SPLIT_LOOKBACK,
-                                Integer.toString(context.splitLookback()))
-                        .option(
-                                TableProperties.SPLIT_OPEN_FILE_COST,
-                                Long.toString(context.splitOpenFileCost()));
-        for (Expression filter : context.filters()) {
-            configured = configured.filter(filter);
-        }
-        if (context.includeColumnStats()) {
-            configured = configured.includeColumnStats();
-        } else if (context.watermarkColumn() != null) {
-            String column = context.findColumn(context.watermarkColumn()).orElseThrow().name();
-            configured = configured.includeColumnStats(List.of(column));
-        }
-        if (pool != null) {
-            configured = configured.planWith(pool);
-        }
-        return configured;
+        return ScanSettings.apply(scan, context, pool, splitSize);
     }
 
     private static List<IcebergSourceSplit> plan(Scan<?, ?, ?> scan) {
@@ -409,37 +387,5 @@ public final class SplitPlanner {
             throw new UncheckedIOException("Failed to close the split planning of " + scan, e);
         }
         return splits;
-    }
-
-    /** An executor that runs each task at once on the submitting thread. */
-    private static final class CallerThreadExecutor
-            extends java.util.concurrent.AbstractExecutorService {
-        @Override
-        public void execute(Runnable command) {
-            command.run();
-        }
-
-        @Override
-        public void shutdown() {}
-
-        @Override
-        public List<Runnable> shutdownNow() {
-            return List.of();
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return false;
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return false;
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) {
-            return false;
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.icebergflink.source.reader;
 
+import dev.icebergflink.source.event.LimitReachedEvent;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.util.List;
 import java.util.Map;

@@ -48,7 +48,8 @@ class IcebergEnumeratorsTest {
                         context,
                         new SimpleSplitAssignerFactory().createAssigner(),
                         () -> new PlanningResult(null, new SnapshotPosition(1L, 1L), planned, 1L),
-                        null);
+                        null,
+                        EnumeratorSettings.none());
         context.registerReader(0, "h0");
         context.registerReader(1, "h1");
         enumerator.start();
@@ -83,7 +84,8 @@ class IcebergEnumeratorsTest {
                         () -> {
                             throw new AssertionError("planned again");
                         },
-                        new SnapshotPosition(5L, 5L));
+                        new SnapshotPosition(5L, 5L),
+                        EnumeratorSettings.none());
         context.registerReader(0, "h");
         enumerator.start();
         context.triggerAllActions();
@@ -120,13 +122,22 @@ class IcebergEnumeratorsTest {
 
     private static ContinuousIcebergEnumerator continuous(
             RoundContext context, ScriptedDiscovery discovery, int maxFailures) {
+        return continuous(context, discovery, maxFailures, EnumeratorSettings.none());
+    }
+
+    private static ContinuousIcebergEnumerator continuous(
+            RoundContext context,
+            ScriptedDiscovery discovery,
+            int maxFailures,
+            EnumeratorSettings settings) {
         return new ContinuousIcebergEnumerator(
                 context,
                 new SimpleSplitAssignerFactory().createAssigner(),
                 discovery,
                 null,
                 Duration.ofSeconds(1),
-                maxFailures);
+                maxFailures,
+                settings);
     }
 
     /**
@@ -245,20 +256,33 @@ class IcebergEnumeratorsTest {
     @Test
     void checkpointsCarryThePinnedTableUuid() throws Exception {
         var context = new RoundContext(1);
-        var fresh = continuous(context, new ScriptedDiscovery(), 1);
-        assertThat(fresh.snapshotState(1).tableUuid()).isNull(); // nothing pinned: unknown
-        fresh.pinTable("db.t", null, "uuid-now");
+        var unpinned = continuous(context, new ScriptedDiscovery(), 1);
+        assertThat(unpinned.snapshotState(1).tableUuid()).isNull(); // nothing pinned: unknown
+        var fresh =
+                continuous(
+                        context,
+                        new ScriptedDiscovery(),
+                        1,
+                        EnumeratorSettings.none().pinnedTo("db.t", null, "uuid-now"));
         assertThat(fresh.tableUuid()).isEqualTo("uuid-now");
         assertThat(fresh.snapshotState(2).tableUuid()).isEqualTo("uuid-now");
 
-        var restored = continuous(context, new ScriptedDiscovery(), 1);
-        restored.pinTable("db.t", "uuid-now", "uuid-now");
+        var restored =
+                continuous(
+                        context,
+                        new ScriptedDiscovery(),
+                        1,
+                        EnumeratorSettings.none().pinnedTo("db.t", "uuid-now", "uuid-now"));
         restored.start();
         assertThat(restored.snapshotState(3).tableUuid()).isEqualTo("uuid-now");
 
         // A state written before UUIDs were kept: the loaded table's is adopted.
-        var old = continuous(context, new ScriptedDiscovery(), 1);
-        old.pinTable("db.t", null, "uuid-now");
+        var old =
+                continuous(
+                        context,
+                        new ScriptedDiscovery(),
+                        1,
+                        EnumeratorSettings.none().pinnedTo("db.t", null, "uuid-now"));
         old.start();
         assertThat(old.snapshotState(4).tableUuid()).isEqualTo("uuid-now");
     }
@@ -274,8 +298,8 @@ class IcebergEnumeratorsTest {
                         discovery,
                         new SnapshotPosition(5L, 5L),
                         Duration.ofSeconds(1),
-                        -1);
-        enumerator.pinTable("hadoop.db.t", "uuid-old", "uuid-new");
+                        -1,
+                        EnumeratorSettings.none().pinnedTo("hadoop.db.t", "uuid-old", "uuid-new"));
         context.registerReader(0, "h");
         assertThatThrownBy(enumerator::start)
                 .isInstanceOf(SuppressRestartsException.class)
@@ -297,8 +321,8 @@ class IcebergEnumeratorsTest {
                         () -> {
                             throw new AssertionError("planned again");
                         },
-                        new SnapshotPosition(5L, 5L));
-        enumerator.pinTable("db.t", "uuid-old", "uuid-new");
+                        new SnapshotPosition(5L, 5L),
+                        EnumeratorSettings.none().pinnedTo("db.t", "uuid-old", "uuid-new"));
         context.registerReader(0, "h");
         assertThatThrownBy(enumerator::start)
                 .isInstanceOf(SuppressRestartsException.class)

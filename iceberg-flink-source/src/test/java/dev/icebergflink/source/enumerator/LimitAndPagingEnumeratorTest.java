@@ -3,12 +3,12 @@ package dev.icebergflink.source.enumerator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.source.assigner.SimpleSplitAssignerFactory;
+import dev.icebergflink.source.event.LimitReachedEvent;
 import dev.icebergflink.source.planning.PlanningResult;
 import dev.icebergflink.source.planning.ScanCursor;
 import dev.icebergflink.source.planning.SnapshotPosition;
 import dev.icebergflink.source.planning.SplitPage;
 import dev.icebergflink.source.planning.SplitPageSource;
-import dev.icebergflink.source.reader.LimitReachedEvent;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.TestingSplits;
 import java.time.Duration;
@@ -81,8 +81,8 @@ class LimitAndPagingEnumeratorTest {
                         context,
                         new SimpleSplitAssignerFactory().createAssigner(),
                         () -> new PlanningResult(null, new SnapshotPosition(1L, 1L), planned, 1L),
-                        null);
-        enumerator.limitTo(100);
+                        null,
+                        EnumeratorSettings.none().limitedTo(100));
         for (int i = 0; i < 3; i++) {
             context.registerReader(i, "h" + i);
         }
@@ -129,8 +129,8 @@ class LimitAndPagingEnumeratorTest {
                         },
                         null,
                         Duration.ofMillis(10),
-                        3);
-        enumerator.limitTo(5);
+                        3,
+                        EnumeratorSettings.none().limitedTo(5));
         context.registerReader(0, "h0");
         context.registerReader(1, "h1");
         enumerator.start();
@@ -162,8 +162,8 @@ class LimitAndPagingEnumeratorTest {
                         () ->
                                 new PlanningResult(
                                         null, new SnapshotPosition(1L, 1L), splits("s", 2), 1L),
-                        null);
-        enumerator.limitTo(0);
+                        null,
+                        EnumeratorSettings.none().limitedTo(0));
         context.registerReader(0, "h0");
         enumerator.start();
         context.triggerAllActions();
@@ -207,8 +207,8 @@ class LimitAndPagingEnumeratorTest {
                         () ->
                                 new PlanningResult(
                                         null, new SnapshotPosition(7L, 70L), List.of(), 70L, start),
-                        null);
-        enumerator.pageWith(pages, 10, null);
+                        null,
+                        EnumeratorSettings.none().pagedBy(pages, 10, null));
         context.registerReader(0, "h0");
         enumerator.start();
         context.triggerAllActions();
@@ -245,8 +245,8 @@ class LimitAndPagingEnumeratorTest {
                         () -> {
                             throw new AssertionError("planned again");
                         },
-                        new SnapshotPosition(7L, 70L));
-        enumerator.pageWith(pages, 10, cursor);
+                        new SnapshotPosition(7L, 70L),
+                        EnumeratorSettings.none().pagedBy(pages, 10, cursor));
         context.registerReader(0, "h0");
         enumerator.start();
         context.triggerAllActions();
@@ -282,8 +282,8 @@ class LimitAndPagingEnumeratorTest {
                         },
                         null,
                         Duration.ofMillis(10),
-                        3);
-        enumerator.pageWith(pages, 4, null);
+                        3,
+                        EnumeratorSettings.none().pagedBy(pages, 4, null));
         context.registerReader(0, "h0");
         enumerator.start();
         context.getExecutorService().triggerPeriodicScheduledTasks();

@@ -4,8 +4,8 @@ import static dev.icebergflink.source.SourceTestTables.append;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.icebergflink.source.ScanContext;
 import dev.icebergflink.source.SourceTestTables;
+import dev.icebergflink.source.config.ScanContext;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -3,8 +3,8 @@ package dev.icebergflink.source.planning;
 import static dev.icebergflink.source.SourceTestTables.append;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.icebergflink.source.ScanContext;
 import dev.icebergflink.source.SourceTestTables;
+import dev.icebergflink.source.config.ScanContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,7 @@ import static dev.icebergflink.tasks.reader.TaskTestTables.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.source.event.LimitReachedEvent;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.tasks.reader.TaskTestTables;
 import java.nio.file.Path;

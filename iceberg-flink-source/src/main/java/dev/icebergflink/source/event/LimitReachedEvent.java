@@ -1,4 +1,4 @@
-package dev.icebergflink.source.reader;
+package dev.icebergflink.source.event;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;

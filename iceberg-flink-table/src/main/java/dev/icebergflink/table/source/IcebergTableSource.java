@@ -1,21 +1,17 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.source;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.FlinkReadOptions;
 import dev.icebergflink.source.IcebergSource;
+import dev.icebergflink.source.IcebergSourceAssembly;
 import dev.icebergflink.source.planning.SplitPlanner;
-import dev.icebergflink.table.source.DeclaredRowDataConverter;
-import dev.icebergflink.table.source.DeclaredTypes;
-import dev.icebergflink.table.source.FlinkFilters;
-import dev.icebergflink.table.source.SourceParallelism;
+import dev.icebergflink.table.FlinkConfigOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
@@ -48,6 +44,11 @@ import org.apache.iceberg.types.Types;
  * split watermarks from the {@code watermark-column} (default: the rowtime column). Rows have the
  * declared column types ({@link DeclaredRowDataConverter}). A bounded read infers its parallelism
  * from the planned splits ({@link SourceParallelism}).
+ *
+ * <p>The read options are resolved once, by the factory, into a plan ({@link
+ * dev.icebergflink.source.config.ScanContext}); what the planner pushes down derives a new plan
+ * from it, and the source is assembled from that plan and the table the factory loaded ({@link
+ * IcebergSourceAssembly}). Neither the options nor the table are resolved or loaded again here.
  */
 @Internal
 public final class IcebergTableSource
@@ -59,11 +60,11 @@ public final class IcebergTableSource
 
     private final String tableName;
     private final TableLoader loader;
+    private final Table table;
     private final Schema icebergSchema;
     private final RowType declared;
-    private final Map<String, String> readOptions;
+    private final dev.icebergflink.source.config.ScanContext plan;
     private final ReadableConfig flinkConfig;
-    private final boolean caseSensitive;
     private final Integer scanParallelism;
     private final String rowtimeColumn;
 
@@ -75,11 +76,10 @@ public final class IcebergTableSource
     /**
      * @param tableName the table, for messages and the operator name
      * @param loader the loader of the Iceberg table
-     * @param table the Iceberg table as loaded when planning (for its schema)
+     * @param table the Iceberg table as loaded when planning; the source plans with it
      * @param declared the declared physical row type
-     * @param readOptions the explicit read options (hints and {@code WITH})
+     * @param plan the read options (hints and {@code WITH}) resolved against the table
      * @param flinkConfig the session configuration
-     * @param caseSensitive whether column names match case-sensitively
      * @param scanParallelism the {@code scan.parallelism} option, or {@code null}
      * @param rowtimeColumn the column of a {@code SOURCE_WATERMARK()} declaration, or {@code null}
      */
@@ -88,31 +88,30 @@ public final class IcebergTableSource
             TableLoader loader,
             Table table,
             RowType declared,
-            Map<String, String> readOptions,
+            dev.icebergflink.source.config.ScanContext plan,
             ReadableConfig flinkConfig,
-            boolean caseSensitive,
             Integer scanParallelism,
             String rowtimeColumn) {
         this.tableName = tableName;
         this.loader = loader;
+        this.table = table;
         this.icebergSchema = table.schema();
         this.declared = declared;
-        this.readOptions = new LinkedHashMap<>(readOptions);
+        this.plan = plan;
         this.flinkConfig = flinkConfig;
-        this.caseSensitive = caseSensitive;
         this.scanParallelism = scanParallelism;
         this.rowtimeColumn = rowtimeColumn;
-        DeclaredTypes.icebergSideType(tableName, declared, icebergSchema, caseSensitive);
+        DeclaredTypes.icebergSideType(tableName, declared, icebergSchema, plan.caseSensitive());
     }
 
     private IcebergTableSource(IcebergTableSource other) {
         this.tableName = other.tableName;
         this.loader = other.loader;
+        this.table = other.table;
         this.icebergSchema = other.icebergSchema;
         this.declared = other.declared;
-        this.readOptions = new LinkedHashMap<>(other.readOptions);
+        this.plan = other.plan;
         this.flinkConfig = other.flinkConfig;
-        this.caseSensitive = other.caseSensitive;
         this.scanParallelism = other.scanParallelism;
         this.rowtimeColumn = other.rowtimeColumn;
         this.projection = other.projection == null ? null : other.projection.clone();
@@ -142,37 +141,17 @@ public final class IcebergTableSource
     /** The {@link IcebergSource} for the pushed-down projection, filters and limit. */
     IcebergSource<RowData> createSource() {
         RowType produced = producedType();
-        Schema icebergProjection = icebergProjection(produced);
-        IcebergSource.Builder<RowData> builder =
-                IcebergSource.builder(
-                                schema ->
-                                        new DeclaredRowDataConverter(
-                                                tableName,
-                                                FlinkSchemaUtil.convert(schema),
-                                                produced))
-                        .tableLoader(loader)
-                        .flinkConfig(flinkConfig)
-                        .setAll(readOptions)
-                        .caseSensitive(matchExactly())
-                        .project(icebergProjection)
-                        .filters(filters)
-                        .batchSize(
-                                flinkConfig.get(
-                                        FlinkConfigOptions
-                                                .TABLE_EXEC_ICEBERG_FETCH_BATCH_RECORD_COUNT));
-        if (limit >= 0) {
-            long hinted =
-                    Long.parseLong(readOptions.getOrDefault(FlinkReadOptions.LIMIT.key(), "-1"));
-            builder.limit(hinted >= 0 ? Math.min(hinted, limit) : limit);
-        }
-        if (sourceWatermark && !readOptions.containsKey(FlinkReadOptions.WATERMARK_COLUMN.key())) {
-            builder.watermarkColumn(
-                    DeclaredTypes.icebergColumn(
-                                    tableName, icebergSchema, rowtimeColumn, caseSensitive)
-                            .name());
-        }
         try {
-            return builder.build();
+            return IcebergSourceAssembly.assemble(
+                    loader,
+                    table,
+                    queryPlan(produced),
+                    schema ->
+                            new DeclaredRowDataConverter(
+                                    tableName, FlinkSchemaUtil.convert(schema), produced),
+                    null,
+                    flinkConfig.get(
+                            FlinkConfigOptions.TABLE_EXEC_ICEBERG_FETCH_BATCH_RECORD_COUNT));
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(
                     String.format("Cannot read Iceberg table %s: %s", tableName, e.getMessage()),
@@ -180,19 +159,33 @@ public final class IcebergTableSource
         }
     }
 
+    /** The resolved plan with what the planner pushed down: projection, filters, limit. */
+    private dev.icebergflink.source.config.ScanContext queryPlan(RowType produced) {
+        dev.icebergflink.source.config.ScanContext query =
+                plan.withCaseSensitive(matchExactly())
+                        .withProjection(icebergProjection(produced))
+                        .withFilters(filters);
+        if (limit >= 0) {
+            query = query.withLimit(plan.limit() >= 0 ? Math.min(plan.limit(), limit) : limit);
+        }
+        if (sourceWatermark && !plan.isExplicit(FlinkReadOptions.WATERMARK_COLUMN)) {
+            query =
+                    query.withWatermarkColumn(
+                            DeclaredTypes.icebergColumn(
+                                            tableName,
+                                            icebergSchema,
+                                            rowtimeColumn,
+                                            plan.caseSensitive())
+                                    .name());
+        }
+        return query;
+    }
+
     private int countSplits(IcebergSource<RowData> source, int atMost) {
-        TableLoader clone = loader.clone();
         try {
-            Table table = clone.loadTable();
             return new SplitPlanner(table, source.scanContext(), null).countBoundedSplits(atMost);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } finally {
-            try {
-                clone.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 
@@ -211,7 +204,9 @@ public final class IcebergTableSource
     private Schema icebergProjection(RowType produced) {
         List<Types.NestedField> columns = new ArrayList<>();
         for (String name : produced.getFieldNames()) {
-            columns.add(DeclaredTypes.icebergColumn(tableName, icebergSchema, name, caseSensitive));
+            columns.add(
+                    DeclaredTypes.icebergColumn(
+                            tableName, icebergSchema, name, plan.caseSensitive()));
         }
         return new Schema(columns);
     }
@@ -224,10 +219,10 @@ public final class IcebergTableSource
      * ignoring case at all).
      */
     private boolean matchExactly() {
-        if (caseSensitive) {
+        if (plan.caseSensitive()) {
             return true;
         }
-        String watermarkColumn = readOptions.get(FlinkReadOptions.WATERMARK_COLUMN.key());
+        String watermarkColumn = plan.watermarkColumn();
         if (watermarkColumn != null && icebergSchema.findField(watermarkColumn) == null) {
             return false;
         }
@@ -265,7 +260,7 @@ public final class IcebergTableSource
 
     private boolean binds(Expression expression) {
         // Exact names first: binding ignoring case fails on columns that differ only by case.
-        return binds(expression, true) || (!caseSensitive && binds(expression, false));
+        return binds(expression, true) || (!plan.caseSensitive() && binds(expression, false));
     }
 
     private boolean binds(Expression expression, boolean exactly) {
@@ -284,8 +279,7 @@ public final class IcebergTableSource
 
     @Override
     public void applySourceWatermark() {
-        if (rowtimeColumn == null
-                && !readOptions.containsKey(FlinkReadOptions.WATERMARK_COLUMN.key())) {
+        if (rowtimeColumn == null && !plan.isExplicit(FlinkReadOptions.WATERMARK_COLUMN)) {
             throw new ValidationException(
                     String.format(
                             "Table %s: SOURCE_WATERMARK() needs the option '%s' naming the column"

@@ -1,0 +1,73 @@
+package dev.icebergflink.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.icebergflink.TableLoader;
+import dev.icebergflink.source.assigner.SimpleSplitAssignerFactory;
+import dev.icebergflink.source.config.ReadMode;
+import java.nio.file.Path;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.table.data.RowData;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The builder's steps: validation without a table, the plan and mode, and the assembly. */
+class IcebergSourceBuilderTest {
+
+    @TempDir Path dir;
+
+    private String location;
+
+    @BeforeEach
+    void createTable() {
+        location = dir.resolve("t").toString();
+        SourceTestTables.create(location, 2);
+    }
+
+    private TableLoader loader() {
+        return TableLoader.fromHadoopTable(location);
+    }
+
+    @Test
+    void validateNeedsATableLoaderAndAPositiveBatchSize() {
+        assertThatThrownBy(() -> IcebergSource.forRowData().validate())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("tableLoader(..)");
+        assertThatThrownBy(
+                        () -> IcebergSource.forRowData().tableLoader(loader()).batchSize(0).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("batchSize(..)")
+                .hasMessageContaining("at least 1")
+                .hasMessageContaining("got 0");
+    }
+
+    @Test
+    void theBuiltSourceRunsWithTheResolvedPlanAndItsMode() {
+        IcebergSource<RowData> bounded =
+                IcebergSource.forRowData().tableLoader(loader()).limit(5L).build();
+        assertThat(bounded.scanContext().mode()).isEqualTo(ReadMode.SNAPSHOT);
+        assertThat(bounded.getBoundedness()).isEqualTo(Boundedness.BOUNDED);
+        assertThat(bounded.scanContext().limit()).isEqualTo(5);
+
+        IcebergSource<RowData> unbounded =
+                IcebergSource.forRowData().tableLoader(loader()).streaming(true).build();
+        assertThat(unbounded.scanContext().mode()).isEqualTo(ReadMode.STREAMING_FROM_STRATEGY);
+        assertThat(unbounded.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+    }
+
+    @Test
+    void aWatermarkColumnAndAnAssignerFactoryExcludeEachOther() {
+        assertThatThrownBy(
+                        () ->
+                                IcebergSource.forRowData()
+                                        .tableLoader(loader())
+                                        .watermarkColumn("ts")
+                                        .assignerFactory(new SimpleSplitAssignerFactory())
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'watermark-column' = 'ts'")
+                .hasMessageContaining("assignerFactory(SimpleSplitAssignerFactory)");
+    }
+}
