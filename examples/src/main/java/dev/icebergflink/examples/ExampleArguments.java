@@ -1,7 +1,7 @@
 package dev.icebergflink.examples;
 
 import dev.icebergflink.CatalogLoader;
-import dev.icebergflink.table.catalog.CatalogSettings;
+import dev.icebergflink.table.options.CatalogSettings;
 import dev.icebergflink.table.catalog.FlinkCatalogFactory;
 import java.nio.file.Paths;
 import java.time.Duration;

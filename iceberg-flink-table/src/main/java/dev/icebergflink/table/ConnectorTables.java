@@ -4,6 +4,7 @@ import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.table.catalog.FlinkCatalogFactory;
+import dev.icebergflink.table.options.ConnectorTableOptions;
 import dev.icebergflink.util.ContextClassLoaders;
 import java.io.Closeable;
 import java.io.IOException;

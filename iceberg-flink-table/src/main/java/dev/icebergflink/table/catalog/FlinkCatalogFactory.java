@@ -1,7 +1,10 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.CatalogLoader;
-import dev.icebergflink.table.QueryPaths;
+import dev.icebergflink.table.options.CatalogHadoopConf;
+import dev.icebergflink.table.options.CatalogSettings;
+import dev.icebergflink.table.options.FlinkCatalogOptions;
+import dev.icebergflink.table.options.QueryPaths;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;

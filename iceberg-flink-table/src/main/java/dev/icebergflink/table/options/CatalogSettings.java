@@ -1,4 +1,4 @@
-package dev.icebergflink.table.catalog;
+package dev.icebergflink.table.options;
 
 import dev.icebergflink.util.SecretMasking;
 import java.util.ArrayList;

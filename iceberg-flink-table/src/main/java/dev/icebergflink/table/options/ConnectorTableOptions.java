@@ -1,8 +1,6 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.options;
 
 import dev.icebergflink.options.OptionValidation;
-import dev.icebergflink.table.catalog.CatalogSettings;
-import dev.icebergflink.table.catalog.FlinkCatalogOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.icebergflink.table.catalog;
+package dev.icebergflink.table.options;
 
 import java.util.List;
 import java.util.Set;

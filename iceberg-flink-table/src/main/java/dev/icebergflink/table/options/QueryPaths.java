@@ -1,5 +1,6 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.options;
 
+import dev.icebergflink.table.FlinkConfigOptions;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
