@@ -3,7 +3,7 @@ package dev.icebergflink.table;
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
-import dev.icebergflink.table.catalog.FlinkCatalogFactory;
+import dev.icebergflink.table.options.CatalogLoaders;
 import dev.icebergflink.table.options.ConnectorTableOptions;
 import dev.icebergflink.util.ContextClassLoaders;
 import java.io.Closeable;
@@ -65,7 +65,7 @@ public final class ConnectorTables {
             ConnectorTableOptions.Parsed options,
             ReadableConfig flinkConfig) {
         String name = flinkTable.asSummaryString();
-        CatalogLoader catalogLoader = FlinkCatalogFactory.loaderFor(options.catalog(), flinkConfig);
+        CatalogLoader catalogLoader = CatalogLoaders.of(options.catalog(), flinkConfig);
         List<String> levels = new ArrayList<>(List.of(options.catalog().baseNamespace().levels()));
         levels.add(options.database());
         TableIdentifier identifier =
