@@ -1,8 +1,8 @@
 package dev.icebergflink.examples;
 
 import dev.icebergflink.CatalogLoader;
-import dev.icebergflink.table.catalog.CatalogSettings;
-import dev.icebergflink.table.catalog.FlinkCatalogFactory;
+import dev.icebergflink.table.options.CatalogLoaders;
+import dev.icebergflink.table.options.CatalogSettings;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -236,7 +236,7 @@ public final class ExampleArguments {
     public CatalogLoader catalogLoader() {
         String name = get("catalog-name", "examples");
         CatalogSettings settings = CatalogSettings.parse(name, catalogOptions());
-        return FlinkCatalogFactory.loaderFor(settings, new Configuration());
+        return CatalogLoaders.of(settings, new Configuration());
     }
 
     /** The example's name, as given to {@link #parse}. */

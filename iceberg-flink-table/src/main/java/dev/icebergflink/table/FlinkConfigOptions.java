@@ -77,8 +77,8 @@ public final class FlinkConfigOptions {
                                     + " ignored with a warning in the log.");
 
     /**
-     * Whether queries may set file system paths of their own; see {@link QueryPaths}, which
-     * enforces it.
+     * Whether queries may set file system paths of their own; see {@link
+     * dev.icebergflink.table.options.QueryPaths}, which enforces it.
      */
     public static final ConfigOption<Boolean> TABLE_EXEC_ICEBERG_ALLOW_QUERY_PATHS =
             ConfigOptions.key("table.exec.iceberg.allow-query-paths")

@@ -2,10 +2,11 @@ package dev.icebergflink.table;
 
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.config.ScanContext;
-import dev.icebergflink.table.catalog.FlinkCatalog;
-import dev.icebergflink.table.catalog.FlinkCatalogOptions;
 import dev.icebergflink.table.metadata.IcebergMetadataTableSource;
-import dev.icebergflink.table.metadata.MetadataTableName;
+import dev.icebergflink.table.options.ConnectorTableOptions;
+import dev.icebergflink.table.options.FlinkCatalogOptions;
+import dev.icebergflink.table.options.LegacySwitches;
+import dev.icebergflink.table.options.SqlOptions;
 import dev.icebergflink.table.sink.SqlWriteSettings;
 import dev.icebergflink.table.source.IcebergTableSource;
 import java.util.ArrayList;
@@ -21,12 +22,10 @@ import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ObjectIdentifier;
-import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.catalog.WatermarkSpec;
-import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
@@ -41,14 +40,17 @@ import org.apache.iceberg.Table;
  *
  * <ul>
  *   <li>tables of an Iceberg catalog ({@code CREATE CATALOG ... ('type'='iceberg')}): the catalog
- *       hands out a factory bound to itself ({@link FlinkCatalog#getFactory()}); the table options
- *       are the Iceberg table properties, and whatever a query adds with {@code /*+ OPTIONS(...)
- *       *}{@code /} must be a read or write option ({@link SqlOptions#hintsOf});
+ *       hands out a factory with its own {@link IcebergTableResolver}; the table options are the
+ *       Iceberg table properties, and whatever a query adds with {@code /*+ OPTIONS(...) *}{@code
+ *       /} must be a read or write option ({@link SqlOptions#hintsOf});
  *   <li>metadata tables of an Iceberg catalog ({@code `t$snapshots`}), read-only;
  *   <li>{@code CREATE TABLE t (...) WITH ('connector'='iceberg', ...)} tables in any catalog, found
  *       through {@code META-INF/services}: see {@link ConnectorTableOptions} for the options and
- *       {@link ConnectorTables} for creating the table on first use.
+ *       {@link ConnectorTableResolver} for creating the table on first use.
  * </ul>
+ *
+ * <p>Where the table comes from is the resolver's business; the factory plans the source or sink of
+ * what it resolves.
  *
  * <p>Option errors are {@link ValidationException}s that name the option and list the valid keys.
  */
@@ -59,16 +61,16 @@ public class FlinkDynamicTableFactory
     /** The factory identifier: {@code 'connector'='iceberg'}. */
     public static final String IDENTIFIER = "iceberg";
 
-    private final FlinkCatalog catalog;
+    private final IcebergTableResolver tables;
 
     /** The factory of {@code 'connector'='iceberg'} tables (service loader). */
     public FlinkDynamicTableFactory() {
-        this(null);
+        this(new ConnectorTableResolver());
     }
 
-    /** The factory of the tables of {@code catalog}. */
-    public FlinkDynamicTableFactory(FlinkCatalog catalog) {
-        this.catalog = catalog;
+    /** The factory of the tables {@code tables} resolves, such as those of an Iceberg catalog. */
+    public FlinkDynamicTableFactory(IcebergTableResolver tables) {
+        this.tables = tables;
     }
 
     @Override
@@ -99,14 +101,10 @@ public class FlinkDynamicTableFactory
         ResolvedCatalogTable declaration = context.getCatalogTable();
         RowType declared = (RowType) context.getPhysicalRowDataType().getLogicalType();
 
-        if (catalog != null) {
-            Optional<MetadataTableName> metadata = metadataName(identifier);
-            if (metadata.isPresent()) {
-                ObjectPath base =
-                        new ObjectPath(identifier.getDatabaseName(), metadata.get().table());
-                return new IcebergMetadataTableSource(
-                        tableName, catalog.tableLoader(base), metadata.get().type(), declared);
-            }
+        Optional<IcebergTableResolver.MetadataTable> metadata = tables.metadataTable(identifier);
+        if (metadata.isPresent()) {
+            return new IcebergMetadataTableSource(
+                    tableName, metadata.get().baseLoader(), metadata.get().name().type(), declared);
         }
 
         ResolvedIcebergTable resolved = resolve(identifier, declaration, config);
@@ -144,12 +142,13 @@ public class FlinkDynamicTableFactory
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         ObjectIdentifier identifier = context.getObjectIdentifier();
-        if (catalog != null && metadataName(identifier).isPresent()) {
+        Optional<IcebergTableResolver.MetadataTable> metadata = tables.metadataTable(identifier);
+        if (metadata.isPresent()) {
             throw new ValidationException(
                     String.format(
                             "Metadata table %s is read-only: it shows the metadata of table %s"
                                     + " and cannot be written",
-                            identifier.asSummaryString(), metadataName(identifier).get().table()));
+                            identifier.asSummaryString(), metadata.get().name().table()));
         }
         ReadableConfig config = context.getConfiguration();
         LegacySwitches.checkSink(config);
@@ -178,48 +177,10 @@ public class FlinkDynamicTableFactory
         return new IcebergTableSink(loader, declared, settings, partitionColumns, streaming);
     }
 
-    /** The Iceberg table behind a SQL table, its loader, and the hints or connector options. */
-    private record ResolvedIcebergTable(
-            TableLoader loader, Table table, Map<String, String> engineOptions) {}
-
-    /**
-     * Loads the Iceberg table of a catalog table (options that differ from the table's own are
-     * hints), or loads or creates the backing table of a {@code 'connector'='iceberg'} table.
-     */
+    /** The Iceberg table behind the SQL table, loaded once for this source or sink. */
     private ResolvedIcebergTable resolve(
             ObjectIdentifier identifier, ResolvedCatalogTable declaration, ReadableConfig config) {
-        String tableName = identifier.asSummaryString();
-        if (catalog != null) {
-            ObjectPath path = identifier.toObjectPath();
-            Table table;
-            try {
-                table = catalog.loadTable(path);
-            } catch (TableNotExistException e) {
-                throw new ValidationException("Iceberg table " + tableName + " does not exist", e);
-            }
-            Map<String, String> hints =
-                    SqlOptions.hintsOf(
-                            tableName, declaration.getOptions(), FlinkCatalog.flinkOptions(table));
-            // only the hints are the statement's own; the table's properties are not checked
-            QueryPaths.checkTableOptions(tableName, hints, config);
-            return new ResolvedIcebergTable(catalog.tableLoader(path), table, hints);
-        }
-        // the catalog and table options of a connector table are the statement's own
-        QueryPaths.checkTableOptions(tableName, declaration.getOptions(), config);
-        ConnectorTableOptions.Parsed options =
-                ConnectorTableOptions.parse(identifier, declaration.getOptions());
-        ConnectorTables.Resolved resolved =
-                ConnectorTables.loadOrCreate(identifier, declaration, options, config);
-        return new ResolvedIcebergTable(
-                resolved.loader(), resolved.table(), options.engineOptions());
-    }
-
-    private static Optional<MetadataTableName> metadataName(ObjectIdentifier identifier) {
-        try {
-            return MetadataTableName.parse(identifier.getObjectName());
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
+        return tables.resolve(identifier, declaration, config);
     }
 
     private static ScanContext resolveReadOptions(

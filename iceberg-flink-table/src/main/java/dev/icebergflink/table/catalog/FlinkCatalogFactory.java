@@ -1,12 +1,15 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.CatalogLoader;
-import dev.icebergflink.table.QueryPaths;
+import dev.icebergflink.table.options.CatalogHadoopConf;
+import dev.icebergflink.table.options.CatalogLoaders;
+import dev.icebergflink.table.options.CatalogSettings;
+import dev.icebergflink.table.options.FlinkCatalogOptions;
+import dev.icebergflink.table.options.QueryPaths;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.factories.CatalogFactory;
@@ -57,18 +60,6 @@ public class FlinkCatalogFactory implements CatalogFactory {
     }
 
     /**
-     * The loader of the Iceberg catalog that validated settings describe, with the Hadoop
-     * configuration built as for a catalog: used by {@code 'connector'='iceberg'} tables, which
-     * name their catalog in their own options.
-     *
-     * @throws ValidationException when a required property is missing or malformed
-     */
-    public static CatalogLoader loaderFor(CatalogSettings settings, ReadableConfig flinkConfig) {
-        return new FlinkCatalogFactory()
-                .createCatalogLoader(settings, CatalogHadoopConf.build(settings, flinkConfig));
-    }
-
-    /**
      * The loader of the Iceberg catalog behind a Flink catalog: Hive, Hadoop, REST or the custom
      * {@code catalog-impl}, with the pass-through properties.
      *
@@ -77,24 +68,6 @@ public class FlinkCatalogFactory implements CatalogFactory {
      */
     protected CatalogLoader createCatalogLoader(
             CatalogSettings settings, Configuration hadoopConf) {
-        String name = settings.catalogName();
-        try {
-            if (settings.catalogImpl() != null) {
-                return CatalogLoader.custom(
-                        name, settings.catalogProperties(), hadoopConf, settings.catalogImpl());
-            }
-            switch (settings.catalogType()) {
-                case FlinkCatalogOptions.TYPE_HADOOP:
-                    return CatalogLoader.hadoop(name, hadoopConf, settings.catalogProperties());
-                case FlinkCatalogOptions.TYPE_REST:
-                    return CatalogLoader.rest(name, hadoopConf, settings.catalogProperties());
-                case FlinkCatalogOptions.TYPE_HIVE:
-                default:
-                    return CatalogLoader.hive(name, hadoopConf, settings.catalogProperties());
-            }
-        } catch (IllegalArgumentException e) {
-            // CatalogLoader's messages name the catalog and the property and mask secrets.
-            throw new ValidationException(e.getMessage(), e);
-        }
+        return CatalogLoaders.of(settings, hadoopConf);
     }
 }

@@ -1,7 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.table.TablePropertyNames;
+import dev.icebergflink.table.options.TablePropertyNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -6,7 +6,7 @@ import dev.icebergflink.options.OptionSource;
 import dev.icebergflink.options.OptionValidation;
 import dev.icebergflink.sink.FlinkWriteConf;
 import dev.icebergflink.sink.FlinkWriteOptions;
-import dev.icebergflink.table.SqlOptions;
+import dev.icebergflink.table.options.SqlOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

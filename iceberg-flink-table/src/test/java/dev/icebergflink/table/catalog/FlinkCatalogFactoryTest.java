@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.CatalogLoader;
+import dev.icebergflink.table.options.CatalogSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.options;
 
 import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.options.OptionValidation;

@@ -1,5 +1,6 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.options;
 
+import dev.icebergflink.table.FlinkConfigOptions;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,16 +30,19 @@ import org.apache.flink.table.api.ValidationException;
 public final class QueryPaths {
 
     /** Catalog options naming local directories. */
-    static final Set<String> CATALOG_PATH_KEYS = Set.of("hadoop-conf-dir", "hive-conf-dir");
+    private static final Set<String> CATALOG_PATH_KEYS =
+            Set.of(
+                    FlinkCatalogOptions.HADOOP_CONF_DIR.key(),
+                    FlinkCatalogOptions.HIVE_CONF_DIR.key());
 
     /** Catalog options that are Hadoop settings of the catalog (the prefix is dropped). */
-    static final String CATALOG_HADOOP_PREFIX = "hadoop.";
+    private static final String CATALOG_HADOOP_PREFIX = CatalogHadoopConf.CATALOG_HADOOP_PREFIX;
 
     /** Session configuration keys that are Hadoop settings of every catalog. */
-    static final String SESSION_HADOOP_PREFIX = "flink.hadoop.";
+    private static final String SESSION_HADOOP_PREFIX = CatalogHadoopConf.FLINK_HADOOP_PREFIX;
 
     /** Write options and table properties naming paths. */
-    static final Set<String> TABLE_PATH_KEYS =
+    private static final Set<String> TABLE_PATH_KEYS =
             Set.of(
                     "upsert-spill-directory",
                     "flink.manifests.location",
@@ -48,7 +52,7 @@ public final class QueryPaths {
                     "write.folder-storage.path");
 
     /** Session configuration keys naming paths (Flink configuration keys of write options). */
-    static final List<String> SESSION_PATH_KEYS = List.of("upsert-spill-directory");
+    private static final List<String> SESSION_PATH_KEYS = List.of("upsert-spill-directory");
 
     private QueryPaths() {}
 

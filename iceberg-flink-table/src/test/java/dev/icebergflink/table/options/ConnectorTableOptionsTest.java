@@ -1,8 +1,9 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.table.FlinkConfigOptions;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;

@@ -1,12 +1,9 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.options;
 
 import dev.icebergflink.options.OptionValidation;
-import dev.icebergflink.table.catalog.CatalogSettings;
-import dev.icebergflink.table.catalog.FlinkCatalogOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
@@ -98,8 +95,6 @@ public final class ConnectorTableOptions {
                     "snapshot.",
                     "metadata.");
 
-    private static final List<String> RESERVED_PREFIXES = List.of("catalog-", "cache-", "cache.");
-
     /**
      * The parsed options of one connector table.
      *
@@ -129,7 +124,7 @@ public final class ConnectorTableOptions {
     public static Parsed parse(ObjectIdentifier identifier, Map<String, String> options) {
         String tableName = identifier.asSummaryString();
         checkKeys(tableName, options.keySet());
-        String catalogName = blankToNull(options.get(CATALOG_NAME.key()));
+        String catalogName = CatalogSettings.blankToNull(options.get(CATALOG_NAME.key()));
         if (catalogName == null) {
             throw new ValidationException(
                     String.format(
@@ -157,13 +152,13 @@ public final class ConnectorTableOptions {
                     }
                 });
         CatalogSettings settings = CatalogSettings.parse(catalogName, catalog);
-        String database = blankToNull(options.get(CATALOG_DATABASE.key()));
-        String table = blankToNull(options.get(CATALOG_TABLE.key()));
+        String database = CatalogSettings.blankToNull(options.get(CATALOG_DATABASE.key()));
+        String table = CatalogSettings.blankToNull(options.get(CATALOG_TABLE.key()));
         return new Parsed(
                 settings,
                 database == null ? identifier.getDatabaseName() : database,
                 table == null ? identifier.getObjectName() : table,
-                blankToNull(options.get(LOCATION.key())),
+                CatalogSettings.blankToNull(options.get(LOCATION.key())),
                 engine,
                 properties);
     }
@@ -173,7 +168,7 @@ public final class ConnectorTableOptions {
         SortedSet<String> known = new TreeSet<>();
         known.add(FactoryUtil.CONNECTOR.key());
         known.addAll(keys(CONNECTOR_OPTIONS));
-        known.addAll(keys(FlinkCatalogOptions.ALL));
+        known.addAll(FlinkCatalogOptions.knownKeys());
         known.addAll(SqlOptions.engineKeys());
         return known;
     }
@@ -189,7 +184,7 @@ public final class ConnectorTableOptions {
             String close = OptionValidation.likelyMisspellingOf(key, known, 2);
             if (close != null) {
                 problems.add("'" + key + "' (did you mean '" + close + "'?)");
-            } else if (hasReservedPrefix(key)) {
+            } else if (FlinkCatalogOptions.hasReservedPrefix(key)) {
                 problems.add("'" + key + "'");
             } else {
                 passThrough.add(key);
@@ -210,14 +205,9 @@ public final class ConnectorTableOptions {
                             tableName,
                             problems.size() == 1 ? "" : "s",
                             String.join(", ", problems),
-                            RESERVED_PREFIXES,
+                            FlinkCatalogOptions.RESERVED_PREFIXES,
                             String.join(", ", known)));
         }
-    }
-
-    private static boolean hasReservedPrefix(String key) {
-        String lower = key.toLowerCase(Locale.ROOT);
-        return RESERVED_PREFIXES.stream().anyMatch(lower::startsWith);
     }
 
     private static Set<String> keys(List<ConfigOption<?>> options) {
@@ -226,9 +216,5 @@ public final class ConnectorTableOptions {
             keys.add(option.key());
         }
         return keys;
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.trim();
     }
 }

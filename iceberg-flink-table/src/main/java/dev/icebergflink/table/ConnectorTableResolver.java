@@ -3,13 +3,14 @@ package dev.icebergflink.table;
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
-import dev.icebergflink.table.catalog.FlinkCatalogFactory;
+import dev.icebergflink.table.options.CatalogLoaders;
+import dev.icebergflink.table.options.ConnectorTableOptions;
+import dev.icebergflink.table.options.DatabaseMapping;
+import dev.icebergflink.table.options.QueryPaths;
 import dev.icebergflink.util.ContextClassLoaders;
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
@@ -19,7 +20,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -27,48 +27,41 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reaches the Iceberg table behind a {@code 'connector'='iceberg'} table, creating its database and
- * the table on first use when they are missing, as Iceberg's own connector tables do.
+ * Resolves {@code CREATE TABLE t (...) WITH ('connector'='iceberg', ...)} tables: their options
+ * name the Iceberg catalog and table ({@link ConnectorTableOptions}); the database and the table
+ * are created on first use when they are missing, as Iceberg's own connector tables do.
  *
  * <p>It exists so that the source and the sink find (or create) the table the same way. A created
  * table takes the declared physical columns (the primary key becomes its identifier fields), the
  * {@code PARTITIONED BY} keys as identity partitions, the table-property options ({@link
- * ConnectorTableOptions#TABLE_PROPERTY_PREFIXES}) and the {@code location} option.
+ * ConnectorTableOptions#TABLE_PROPERTY_PREFIXES}) and the {@code location} option. Every option of
+ * a connector table is the statement's own, so all of them are checked against {@link QueryPaths}.
  */
 @Internal
-public final class ConnectorTables {
+public final class ConnectorTableResolver implements IcebergTableResolver {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ConnectorTables.class);
-
-    /**
-     * The loader and the current state of a connector table's Iceberg table.
-     *
-     * @param loader a serializable loader of the table
-     * @param table the table as loaded now
-     * @param identifier the Iceberg identifier
-     */
-    public record Resolved(TableLoader loader, Table table, TableIdentifier identifier) {}
-
-    private ConnectorTables() {}
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectorTableResolver.class);
 
     /**
      * Loads the Iceberg table of a connector table, creating the namespace and the table when
      * missing.
      *
-     * @throws ValidationException when the catalog cannot be reached or the table cannot be created
-     *     from the declaration
+     * @throws ValidationException when an option is wrong, the catalog cannot be reached or the
+     *     table cannot be created from the declaration
      */
-    public static Resolved loadOrCreate(
-            ObjectIdentifier flinkTable,
-            ResolvedCatalogTable declaration,
-            ConnectorTableOptions.Parsed options,
-            ReadableConfig flinkConfig) {
+    @Override
+    public ResolvedIcebergTable resolve(
+            ObjectIdentifier flinkTable, ResolvedCatalogTable declaration, ReadableConfig config) {
         String name = flinkTable.asSummaryString();
-        CatalogLoader catalogLoader = FlinkCatalogFactory.loaderFor(options.catalog(), flinkConfig);
-        List<String> levels = new ArrayList<>(List.of(options.catalog().baseNamespace().levels()));
-        levels.add(options.database());
+        QueryPaths.checkTableOptions(name, declaration.getOptions(), config);
+        ConnectorTableOptions.Parsed options =
+                ConnectorTableOptions.parse(flinkTable, declaration.getOptions());
+        CatalogLoader catalogLoader = CatalogLoaders.of(options.catalog(), config);
         TableIdentifier identifier =
-                TableIdentifier.of(Namespace.of(levels.toArray(new String[0])), options.table());
+                TableIdentifier.of(
+                        new DatabaseMapping(options.catalog().baseNamespace())
+                                .namespace(options.database()),
+                        options.table());
         Catalog catalog;
         try {
             catalog = ContextClassLoaders.withOwnClassLoader(catalogLoader.loadCatalog());
@@ -84,8 +77,10 @@ public final class ConnectorTables {
                 create(name, catalog, identifier, declaration, options);
             }
             Table table = catalog.loadTable(identifier);
-            return new Resolved(
-                    TableLoader.fromCatalog(catalogLoader, identifier), table, identifier);
+            return new ResolvedIcebergTable(
+                    TableLoader.fromCatalog(catalogLoader, identifier),
+                    table,
+                    options.engineOptions());
         } catch (ValidationException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.options;
 
+import dev.icebergflink.table.FlinkConfigOptions;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.annotation.Internal;

@@ -1,8 +1,9 @@
-package dev.icebergflink.table.catalog;
+package dev.icebergflink.table.options;
 
 import java.io.File;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.hadoop.conf.Configuration;
@@ -32,7 +33,8 @@ import org.apache.hadoop.fs.Path;
  * The directories are local paths or {@code file:} URIs. A directory named by an option must exist
  * and hold at least one of the files it is meant for.
  */
-final class CatalogHadoopConf {
+@Internal
+public final class CatalogHadoopConf {
 
     /** The prefix of Flink configuration keys that are copied into the Hadoop configuration. */
     static final String FLINK_HADOOP_PREFIX = "flink.hadoop.";
@@ -45,7 +47,11 @@ final class CatalogHadoopConf {
 
     private CatalogHadoopConf() {}
 
-    static Configuration build(CatalogSettings settings, ReadableConfig flinkConfig) {
+    /**
+     * The Hadoop configuration of the catalog {@code settings} describe, in a Flink process with
+     * {@code flinkConfig}.
+     */
+    public static Configuration build(CatalogSettings settings, ReadableConfig flinkConfig) {
         return build(settings, flinkConfig, System.getenv("HADOOP_CONF_DIR"));
     }
 

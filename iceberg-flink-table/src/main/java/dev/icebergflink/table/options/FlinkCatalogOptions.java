@@ -1,6 +1,7 @@
-package dev.icebergflink.table.catalog;
+package dev.icebergflink.table.options;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.PublicEvolving;
@@ -219,6 +220,12 @@ public final class FlinkCatalogOptions {
 
     /** Key prefixes that belong to this factory: such keys must be one of {@link #ALL}. */
     public static final List<String> RESERVED_PREFIXES = List.of("catalog-", "cache-", "cache.");
+
+    /** Whether {@code key} starts with one of {@link #RESERVED_PREFIXES}, ignoring case. */
+    static boolean hasReservedPrefix(String key) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        return RESERVED_PREFIXES.stream().anyMatch(lower::startsWith);
+    }
 
     /** The keys of {@link #ALL}, sorted. */
     static Set<String> knownKeys() {

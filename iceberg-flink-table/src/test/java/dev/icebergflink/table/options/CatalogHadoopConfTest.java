@@ -1,4 +1,4 @@
-package dev.icebergflink.table.catalog;
+package dev.icebergflink.table.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

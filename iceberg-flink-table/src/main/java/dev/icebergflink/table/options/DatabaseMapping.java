@@ -1,6 +1,7 @@
-package dev.icebergflink.table.catalog;
+package dev.icebergflink.table.options;
 
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -13,35 +14,40 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * <p>It exists so that the one rule lives in one place. Flink database names are single levels; a
  * name with dots is one level whose name contains dots.
  */
-final class DatabaseMapping {
+@Internal
+public final class DatabaseMapping {
 
     private final Namespace base;
 
-    DatabaseMapping(Namespace base) {
+    /** The mapping under {@code base}, which may be empty. */
+    public DatabaseMapping(Namespace base) {
         this.base = base;
     }
 
-    Namespace base() {
+    /** The namespace every database lives under. */
+    public Namespace base() {
         return base;
     }
 
-    Namespace namespace(String database) {
+    /** The namespace of a Flink database. */
+    public Namespace namespace(String database) {
         String[] levels = Arrays.copyOf(base.levels(), base.length() + 1);
         levels[base.length()] = database;
         return Namespace.of(levels);
     }
 
-    TableIdentifier identifier(ObjectPath path) {
+    /** The Iceberg identifier of a Flink table path. */
+    public TableIdentifier identifier(ObjectPath path) {
         return TableIdentifier.of(namespace(path.getDatabaseName()), path.getObjectName());
     }
 
     /** The database name of a namespace directly under the base. */
-    String database(Namespace namespace) {
+    public String database(Namespace namespace) {
         return namespace.level(namespace.length() - 1);
     }
 
     /** Whether the namespace is a direct child of the base (and so a Flink database). */
-    boolean isDatabase(Namespace namespace) {
+    public boolean isDatabase(Namespace namespace) {
         if (namespace.length() != base.length() + 1) {
             return false;
         }

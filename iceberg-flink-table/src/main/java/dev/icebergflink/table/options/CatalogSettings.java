@@ -1,4 +1,4 @@
-package dev.icebergflink.table.catalog;
+package dev.icebergflink.table.options;
 
 import dev.icebergflink.util.SecretMasking;
 import java.util.ArrayList;
@@ -192,7 +192,7 @@ public record CatalogSettings(
             if (known.contains(key) || FlinkCatalogOptions.FLINK_ONLY_KEYS.contains(key)) {
                 continue;
             }
-            if (hasReservedPrefix(key) || closestKnownKey(key, known) != null) {
+            if (FlinkCatalogOptions.hasReservedPrefix(key) || closestKnownKey(key, known) != null) {
                 unknown.add(key);
             }
         }
@@ -216,11 +216,6 @@ public record CatalogSettings(
                         String.join(", ", described),
                         FlinkCatalogOptions.RESERVED_PREFIXES,
                         String.join(", ", known)));
-    }
-
-    private static boolean hasReservedPrefix(String key) {
-        String lower = key.toLowerCase(Locale.ROOT);
-        return FlinkCatalogOptions.RESERVED_PREFIXES.stream().anyMatch(lower::startsWith);
     }
 
     /** The known key within two edits of {@code key}, for keys long enough to judge; or null. */
@@ -304,7 +299,8 @@ public record CatalogSettings(
         return Namespace.of(levels);
     }
 
-    private static String blankToNull(String value) {
+    /** The trimmed value, or {@code null} for a missing or blank one. */
+    static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value.trim();
     }
 }
