@@ -5,6 +5,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -15,6 +16,8 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
@@ -136,10 +139,51 @@ class ArchitectureTest {
                         .should(useOnlyLabelledApiOf(SOURCE, SINK)));
     }
 
-    /** A package cycle means two packages are one layer in disguise: neither can be read alone. */
+    /**
+     * A package cycle means two packages are one layer in disguise: neither can be read alone. The
+     * rule covers every internal package; the API package at the top of each module (see {@link
+     * #internalsUseOnlyLeafTypesOfTheirApiPackage}) is its own case.
+     */
     @Test
-    void noPackageCycles() {
-        check(slices().assignedFrom(EACH_PACKAGE).should().beFreeOfCycles());
+    void noCyclesBetweenInternalPackages() {
+        check(slices().assignedFrom(EACH_INTERNAL_PACKAGE).should().beFreeOfCycles());
+    }
+
+    /**
+     * The API package of a module holds its entry classes (builders, factories) and the values
+     * users hand them: option catalogues, enums, small interfaces. Internals may read those values,
+     * as Flink's own connectors do, but only values that need nothing internal themselves; so no
+     * chain of dependencies leaves the API package and comes back to it, and the entry classes stay
+     * the only way in.
+     */
+    @Test
+    void internalsUseOnlyLeafTypesOfTheirApiPackage() {
+        check(
+                classes()
+                        .that(areInternal())
+                        .should(
+                                new ArchCondition<>(
+                                        "use only the leaf types of their module's API package") {
+                                    @Override
+                                    public void check(JavaClass item, ConditionEvents events) {
+                                        String api = apiPackageOf(item.getPackageName());
+                                        item.getDirectDependenciesFromSelf().stream()
+                                                .filter(
+                                                        d ->
+                                                                d.getTargetClass()
+                                                                        .getPackageName()
+                                                                        .equals(api))
+                                                .filter(d -> !isLeaf(d.getTargetClass(), api))
+                                                .forEach(
+                                                        d ->
+                                                                events.add(
+                                                                        SimpleConditionEvent
+                                                                                .violated(
+                                                                                        d,
+                                                                                        d
+                                                                                                .getDescription())));
+                                    }
+                                }));
     }
 
     /**
@@ -170,19 +214,70 @@ class ArchitectureTest {
         rule.check(classes);
     }
 
-    private static final SliceAssignment EACH_PACKAGE =
+    /** The package at the top of each module: its public face. */
+    private static final List<String> API_PACKAGES =
+            List.of(
+                    ROOT + ".source",
+                    ROOT + ".sink",
+                    ROOT + ".table",
+                    ROOT + ".maintenance",
+                    ROOT + ".examples",
+                    ROOT);
+
+    /** The API package of the module a package belongs to (the longest matching prefix). */
+    private static String apiPackageOf(String pkg) {
+        return API_PACKAGES.stream()
+                .filter(api -> pkg.equals(api) || pkg.startsWith(api + "."))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Not in a module: " + pkg));
+    }
+
+    private static DescribedPredicate<JavaClass> areInternal() {
+        return DescribedPredicate.describe(
+                "are in an internal package",
+                c ->
+                        c.getPackageName().startsWith(ROOT + ".")
+                                && !API_PACKAGES.contains(c.getPackageName()));
+    }
+
+    /**
+     * A class of an API package (with its nested classes) that needs nothing of its module's
+     * internals.
+     */
+    private static boolean isLeaf(JavaClass apiClass, String api) {
+        return dependenciesOfClassAndNested(outermost(apiClass)).stream()
+                .map(d -> d.getTargetClass().getPackageName())
+                .noneMatch(pkg -> pkg.startsWith(api + ".") && apiPackageOf(pkg).equals(api));
+    }
+
+    private static Set<Dependency> dependenciesOfClassAndNested(JavaClass c) {
+        Set<Dependency> all = new HashSet<>(c.getDirectDependenciesFromSelf());
+        classes.stream()
+                .filter(other -> outermost(other).equals(c) && !other.equals(c))
+                .forEach(nested -> all.addAll(nested.getDirectDependenciesFromSelf()));
+        return all;
+    }
+
+    private static JavaClass outermost(JavaClass c) {
+        JavaClass outermost = c;
+        while (outermost.getEnclosingClass().isPresent()) {
+            outermost = outermost.getEnclosingClass().get();
+        }
+        return outermost;
+    }
+
+    private static final SliceAssignment EACH_INTERNAL_PACKAGE =
             new SliceAssignment() {
                 @Override
                 public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-                    String pkg = javaClass.getPackageName();
-                    return pkg.startsWith(ROOT)
-                            ? SliceIdentifier.of(pkg)
+                    return areInternal().test(javaClass)
+                            ? SliceIdentifier.of(javaClass.getPackageName())
                             : SliceIdentifier.ignore();
                 }
 
                 @Override
                 public String getDescription() {
-                    return "each package of " + ROOT;
+                    return "each internal package of " + ROOT;
                 }
             };
 
@@ -206,11 +301,7 @@ class ArchitectureTest {
     }
 
     private static boolean isLabelledApi(JavaClass target) {
-        JavaClass outermost = target;
-        while (outermost.getEnclosingClass().isPresent()) {
-            outermost = outermost.getEnclosingClass().get();
-        }
-        return outermost.isAnnotatedWith(PublicEvolving.class)
+        return outermost(target).isAnnotatedWith(PublicEvolving.class)
                 || ENGINE_INTERNALS_ALLOWED_ON_TOP.contains(target.getName());
     }
 }

@@ -1,6 +1,6 @@
 package dev.icebergflink.data;
 
-import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -173,7 +173,9 @@ public final class RowDataFileWriterFactory extends RegistryBasedFileWriterFacto
                 }
             }
             RowType dataType =
-                    dataFlinkType != null ? dataFlinkType : FlinkSchemaUtil.convert(dataSchema);
+                    dataFlinkType != null
+                            ? dataFlinkType
+                            : IcebergToFlinkTypeConverter.convertStruct(dataSchema.asStruct());
             RowType deleteType = null;
             if (equalityDeleteRowSchema != null) {
                 deleteType =
@@ -181,7 +183,8 @@ public final class RowDataFileWriterFactory extends RegistryBasedFileWriterFacto
                                 ? equalityDeleteFlinkType
                                 : sameColumns(equalityDeleteRowSchema, dataSchema)
                                         ? dataType
-                                        : FlinkSchemaUtil.convert(equalityDeleteRowSchema);
+                                        : IcebergToFlinkTypeConverter.convertStruct(
+                                                equalityDeleteRowSchema.asStruct());
             }
             return new RowDataFileWriterFactory(this, dataType, deleteType);
         }

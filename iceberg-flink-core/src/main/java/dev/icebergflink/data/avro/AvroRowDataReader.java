@@ -3,6 +3,7 @@ package dev.icebergflink.data.avro;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.row.EngineProjections;
 import dev.icebergflink.data.row.RowDataConstants;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
@@ -47,7 +48,7 @@ public final class AvroRowDataReader implements DatumReader<RowData>, SupportsRo
 
     private AvroRowDataReader(Schema expectedSchema, Map<Integer, ?> idToConstant) {
         this.expectedSchema = Objects.requireNonNull(expectedSchema, "expected (projected) schema");
-        this.rowType = FlinkSchemaUtil.convert(expectedSchema);
+        this.rowType = IcebergToFlinkTypeConverter.convertStruct(expectedSchema.asStruct());
         this.idToConstant = RowDataConstants.convertAll(expectedSchema, idToConstant);
     }
 

@@ -1,7 +1,7 @@
 package dev.icebergflink.data.avro;
 
-import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.row.RequiredFieldCheck;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -20,11 +20,12 @@ import org.apache.iceberg.avro.ValueWriter;
  * (field ids, fixed-length decimals, long micro- or nanosecond timestamps, fixed(16) uuids, maps
  * with non-string keys as arrays of key/value records).
  *
- * <p>The row type may differ from {@code FlinkSchemaUtil.convert(schema)} where Flink has narrower
- * types: TINYINT and SMALLINT columns go to Iceberg int (or long), CHAR and VARCHAR to string,
- * FLOAT to double, TIMESTAMP/TIMESTAMP_LTZ of any precision to the matching Iceberg timestamp, and
- * MULTISET to map&lt;element, int&gt;. Columns are matched by position; each row field must match
- * the Iceberg field at the same position.
+ * <p>The row type may differ from {@code
+ * IcebergToFlinkTypeConverter.convertStruct(schema.asStruct())} where Flink has narrower types:
+ * TINYINT and SMALLINT columns go to Iceberg int (or long), CHAR and VARCHAR to string, FLOAT to
+ * double, TIMESTAMP/TIMESTAMP_LTZ of any precision to the matching Iceberg timestamp, and MULTISET
+ * to map&lt;element, int&gt;. Columns are matched by position; each row field must match the
+ * Iceberg field at the same position.
  *
  * <p>Iceberg 1.11 keeps only the record count for Avro data files (it collects no column bounds
  * from Avro writers), so {@link #metrics()} reports what the value writers report, which today is
@@ -41,7 +42,10 @@ public final class AvroRowDataWriter implements MetricsAwareDatumWriter<RowData>
 
     private AvroRowDataWriter(Schema schema, RowType rowType) {
         this.schema = Objects.requireNonNull(schema, "Iceberg schema to write");
-        this.rowType = rowType != null ? rowType : FlinkSchemaUtil.convert(schema);
+        this.rowType =
+                rowType != null
+                        ? rowType
+                        : IcebergToFlinkTypeConverter.convertStruct(schema.asStruct());
         this.requiredFields = RequiredFieldCheck.of(schema, this.rowType);
     }
 
@@ -52,7 +56,7 @@ public final class AvroRowDataWriter implements MetricsAwareDatumWriter<RowData>
      * @param avroSchema the Avro schema Iceberg derived from {@code schema}, or null to set it
      *     later through {@link #setSchema}
      * @param rowType the Flink type of the rows, or null for {@code
-     *     FlinkSchemaUtil.convert(schema)}
+     *     IcebergToFlinkTypeConverter.convertStruct(schema.asStruct())}
      */
     public static AvroRowDataWriter create(
             Schema schema, org.apache.avro.Schema avroSchema, RowType rowType) {

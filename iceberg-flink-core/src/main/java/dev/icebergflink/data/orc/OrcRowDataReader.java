@@ -1,8 +1,8 @@
 package dev.icebergflink.data.orc;
 
-import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.row.BinaryRowBuilder;
 import dev.icebergflink.data.row.RowDataConstants;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
@@ -68,7 +68,9 @@ public final class OrcRowDataReader implements OrcRowReader<RowData> {
         ReaderBuilder readers =
                 new ReaderBuilder(
                         expectedSchema.asStruct(),
-                        new BinaryRowBuilder(FlinkSchemaUtil.convert(expectedSchema)),
+                        new BinaryRowBuilder(
+                                IcebergToFlinkTypeConverter.convertStruct(
+                                        expectedSchema.asStruct())),
                         constants);
         return new OrcRowDataReader(
                 (OrcBinaryRowReader)

@@ -3,6 +3,7 @@ package dev.icebergflink.data.orc;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.row.FlinkTypeRoots;
 import dev.icebergflink.data.row.RequiredFieldCheck;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -60,7 +61,10 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
      */
     public static OrcRowWriter<RowData> buildWriter(
             Schema icebergSchema, TypeDescription orcSchema, RowType flinkType) {
-        RowType rowType = flinkType != null ? flinkType : FlinkSchemaUtil.convert(icebergSchema);
+        RowType rowType =
+                flinkType != null
+                        ? flinkType
+                        : IcebergToFlinkTypeConverter.convertStruct(icebergSchema.asStruct());
         if (orcSchema != null && orcSchema.getChildren() != null) {
             int orcColumns = orcSchema.getChildren().size();
             if (orcColumns != icebergSchema.columns().size()) {

@@ -1,8 +1,8 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.row.EngineProjections;
 import dev.icebergflink.data.row.RowDataConstants;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -134,7 +134,7 @@ public final class ParquetRowDataReaders {
                                 : ParquetBinaryRowReader.Field.value(reader));
             }
             return new ParquetBinaryRowReader(
-                    (RowType) FlinkSchemaUtil.convert(expected), rowFields);
+                    IcebergToFlinkTypeConverter.convertStruct(expected), rowFields);
         }
 
         @Override

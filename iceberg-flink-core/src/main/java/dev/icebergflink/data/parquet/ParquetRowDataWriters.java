@@ -1,7 +1,7 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.row.RequiredFieldCheck;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
@@ -52,7 +52,10 @@ public final class ParquetRowDataWriters {
      */
     public static ParquetValueWriter<RowData> buildWriter(
             Schema icebergSchema, MessageType fileSchema, RowType rowType) {
-        RowType engineType = rowType != null ? rowType : FlinkSchemaUtil.convert(icebergSchema);
+        RowType engineType =
+                rowType != null
+                        ? rowType
+                        : IcebergToFlinkTypeConverter.convertStruct(icebergSchema.asStruct());
         FlinkTypeIndex flinkTypes = FlinkTypeIndex.of(icebergSchema.asStruct(), engineType);
         @SuppressWarnings("unchecked")
         ParquetValueWriter<RowData> writer =

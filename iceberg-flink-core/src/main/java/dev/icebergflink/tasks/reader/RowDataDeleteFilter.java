@@ -1,7 +1,7 @@
 package dev.icebergflink.tasks.reader;
 
-import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.row.RowDataStructLike;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.TypedSetters;
@@ -33,7 +33,9 @@ final class RowDataDeleteFilter extends DeleteFilter<RowData> {
         this.io = io;
         Schema required = requiredSchema();
         this.structView =
-                new RowDataStructLike(required.asStruct(), FlinkSchemaUtil.convert(required));
+                new RowDataStructLike(
+                        required.asStruct(),
+                        IcebergToFlinkTypeConverter.convertStruct(required.asStruct()));
     }
 
     @Override

@@ -1,9 +1,9 @@
 package dev.icebergflink.tasks.reader;
 
-import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.RowDataFileReaders;
 import dev.icebergflink.data.row.RowDataConstants;
 import dev.icebergflink.data.row.RowDataStructLike;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -96,7 +96,7 @@ public final class RowDataFileTaskReader implements Serializable {
 
     /** The Flink row type of the rows this reader returns. */
     public RowType producedRowType() {
-        return FlinkSchemaUtil.convert(projectedSchema);
+        return IcebergToFlinkTypeConverter.convertStruct(projectedSchema.asStruct());
     }
 
     /** Opens the task; the caller closes the returned iterable. */
@@ -131,7 +131,8 @@ public final class RowDataFileTaskReader implements Serializable {
             Evaluator evaluator = new Evaluator(fileSchema.asStruct(), residual, caseSensitive);
             RowDataStructLike view =
                     new RowDataStructLike(
-                            fileSchema.asStruct(), FlinkSchemaUtil.convert(fileSchema));
+                            fileSchema.asStruct(),
+                            IcebergToFlinkTypeConverter.convertStruct(fileSchema.asStruct()));
             rows = CloseableIterable.filter(rows, row -> evaluator.eval(view.wrap(row)));
         }
         if (projection != projectedSchema) {

@@ -1,6 +1,6 @@
 package dev.icebergflink.tasks.reader;
 
-import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -125,8 +125,8 @@ final class WidenedColumns {
      * @param file names the file in the message of a value that does not fit
      */
     static Function<RowData, RowData> narrowing(Schema projected, Schema widened, String file) {
-        RowType narrowType = FlinkSchemaUtil.convert(projected);
-        RowType wideType = FlinkSchemaUtil.convert(widened);
+        RowType narrowType = IcebergToFlinkTypeConverter.convertStruct(projected.asStruct());
+        RowType wideType = IcebergToFlinkTypeConverter.convertStruct(widened.asStruct());
         Narrower rows = struct(projected.asStruct(), widened.asStruct(), wideType, "", file);
         RowDataSerializer serializer = new RowDataSerializer(narrowType);
         return row -> {
