@@ -15,14 +15,27 @@ import org.apache.flink.types.Row;
 import org.apache.iceberg.DistributionMode;
 
 /**
- * The DataStream-style entry point the user documentation shows: {@code
- * FlinkSink.forRowData(stream).tableLoader(loader).upsert(true).append()}.
+ * The DataStream-style entry point the user documentation shows:
+ *
+ * <pre>{@code
+ * FlinkSink.forRowData(stream)
+ *     .tableLoader(TableLoader.fromHadoopTable("file:///warehouse/db/events"))
+ *     .upsert(true)
+ *     .equalityFieldColumns(List.of("id"))
+ *     .append();
+ * }</pre>
  *
  * <p>It is a facade over {@link IcebergSink}: it builds the same sink (with the job's Flink
  * configuration as the configuration layer of option resolution), attaches it with {@code sinkTo},
  * gives the writer a stable uid ({@code iceberg-writer-<suffix>}; Flink derives the committer's
  * from it) and sets the writer parallelism from {@code write-parallelism}. {@link #forRow} first
- * converts external {@link Row}s to {@link RowData}.
+ * converts external {@link Row}s to {@link RowData}. The topology it attaches:
+ *
+ * <pre>
+ *  stream --> distribution --> writers --> aggregator --> committer
+ *             (hash/range,     (write-      (1 subtask,    (1 snapshot
+ *              de-duplication)  parallelism) manifests)     per checkpoint)
+ * </pre>
  */
 @PublicEvolving
 public final class FlinkSink {
