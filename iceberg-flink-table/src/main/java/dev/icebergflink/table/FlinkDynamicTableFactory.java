@@ -6,6 +6,7 @@ import dev.icebergflink.table.catalog.FlinkCatalog;
 import dev.icebergflink.table.catalog.FlinkCatalogOptions;
 import dev.icebergflink.table.metadata.IcebergMetadataTableSource;
 import dev.icebergflink.table.metadata.MetadataTableName;
+import dev.icebergflink.table.sink.IcebergTableSink;
 import dev.icebergflink.table.sink.SqlWriteSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
