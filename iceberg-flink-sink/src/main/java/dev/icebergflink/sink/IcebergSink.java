@@ -252,23 +252,16 @@ public final class IcebergSink
     }
 
     /**
-     * Collects the sink's settings; {@link #build()} validates them against the table.
+     * Collects the sink's settings; {@link #resolve()} checks them against the table once and
+     * {@link #build()} makes the sink from the result.
      *
-     * <p>Rejected in {@code build()}, with a message naming the option or column: overwrite
-     * together with upsert; upsert without equality fields or on a format v1 table; upsert on a
-     * partitioned table whose partition source columns are not all equality fields; an input schema
-     * ({@link #tableSchema}) that does not fit the table (missing, extra or reordered column, wrong
-     * type, nullable into required); unknown option keys; bad option values; {@code
+     * <p>Rejected, with an {@link IllegalArgumentException} naming the option, column or value:
+     * mode combinations and upsert needs that break {@link WriteModeRules}; an input schema ({@link
+     * #tableSchema}) that does not fit the table; unknown option keys; bad option values; {@code
      * distribution-mode} 'range' on a table with neither sort order nor partition spec.
      *
      * <p>Equality fields come from {@link #equalityFieldColumns}, else from the table's identifier
-     * fields. On a format v2+ table with equality fields, the input is keyed by them and passes the
-     * de-duplication operator (see the class comment for its memory behaviour), unless it is
-     * declared {@link #insertOnly insert-only}.
-     *
-     * <p>Which writer and commit follow is the table of {@link WriteModes}. A checkpoint without
-     * delete files is always committed as a fast append, so an insert-only stream into a v2 table
-     * makes 'append' snapshots whatever the mode.
+     * fields. Which writer, commit and de-duplication follow is the table of {@link WriteModes}.
      */
     public static final class Builder {
         private TableLoader tableLoader;
