@@ -118,9 +118,15 @@ public final class FlinkSink {
             return this;
         }
 
-        public Builder toBranch(String branch) {
-            sink.toBranch(branch);
+        /** The branch to commit to ({@link IcebergSink.Builder#branch}). */
+        public Builder branch(String branch) {
+            sink.branch(branch);
             return this;
+        }
+
+        /** The same as {@link #branch}: the name Iceberg's own Flink sink uses. */
+        public Builder toBranch(String branch) {
+            return branch(branch);
         }
 
         public Builder uidSuffix(String suffix) {
@@ -128,14 +134,26 @@ public final class FlinkSink {
             return this;
         }
 
-        public Builder setSnapshotProperty(String key, String value) {
-            sink.setSnapshotProperty(key, value);
+        /** Adds a snapshot-summary property ({@link IcebergSink.Builder#snapshotProperty}). */
+        public Builder snapshotProperty(String key, String value) {
+            sink.snapshotProperty(key, value);
             return this;
         }
 
-        public Builder setSnapshotProperties(Map<String, String> properties) {
-            sink.setSnapshotProperties(properties);
+        /** Adds snapshot-summary properties ({@link IcebergSink.Builder#snapshotProperties}). */
+        public Builder snapshotProperties(Map<String, String> properties) {
+            sink.snapshotProperties(properties);
             return this;
+        }
+
+        /** The same as {@link #snapshotProperty}: the name Iceberg's own Flink sink uses. */
+        public Builder setSnapshotProperty(String key, String value) {
+            return snapshotProperty(key, value);
+        }
+
+        /** The same as {@link #snapshotProperties}: the name Iceberg's own Flink sink uses. */
+        public Builder setSnapshotProperties(Map<String, String> properties) {
+            return snapshotProperties(properties);
         }
 
         public Builder set(String key, String value) {

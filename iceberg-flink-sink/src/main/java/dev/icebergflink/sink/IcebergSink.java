@@ -330,6 +330,10 @@ public final class IcebergSink
 
         /** How rows reach the writers ({@link FlinkWriteOptions#DISTRIBUTION_MODE}). */
         public Builder distributionMode(DistributionMode mode) {
+            if (mode == null) {
+                throw new IllegalArgumentException(
+                        "distributionMode(...) needs a mode; allowed are NONE, HASH, RANGE");
+            }
             return set(FlinkWriteOptions.DISTRIBUTION_MODE.key(), mode.modeName());
         }
 
@@ -339,8 +343,13 @@ public final class IcebergSink
         }
 
         /** The branch to commit to ({@link FlinkWriteOptions#BRANCH}). */
-        public Builder toBranch(String branch) {
+        public Builder branch(String branch) {
             return set(FlinkWriteOptions.BRANCH.key(), branch);
+        }
+
+        /** The same as {@link #branch}: the name Iceberg's own Flink sink uses. */
+        public Builder toBranch(String branch) {
+            return branch(branch);
         }
 
         /** The uid suffix ({@link FlinkWriteOptions#UID_SUFFIX}). */
@@ -349,26 +358,46 @@ public final class IcebergSink
         }
 
         /** Adds a snapshot-summary property to every commit (the sink's flink.* keys win). */
-        public Builder setSnapshotProperty(String key, String value) {
+        public Builder snapshotProperty(String key, String value) {
+            if (key == null) {
+                throw new IllegalArgumentException(
+                        "snapshotProperty(key, value) needs a key; got null");
+            }
             snapshotProperties.put(key, value);
             return this;
         }
 
-        /** Adds snapshot-summary properties to every commit. */
-        public Builder setSnapshotProperties(Map<String, String> properties) {
-            snapshotProperties.putAll(properties);
+        /** Adds snapshot-summary properties to every commit (the sink's flink.* keys win). */
+        public Builder snapshotProperties(Map<String, String> properties) {
+            properties.forEach(this::snapshotProperty);
             return this;
         }
 
-        /** Sets a write option by key (see {@link FlinkWriteOptions}). */
+        /** The same as {@link #snapshotProperty}: the name Iceberg's own Flink sink uses. */
+        public Builder setSnapshotProperty(String key, String value) {
+            return snapshotProperty(key, value);
+        }
+
+        /** The same as {@link #snapshotProperties}: the name Iceberg's own Flink sink uses. */
+        public Builder setSnapshotProperties(Map<String, String> properties) {
+            return snapshotProperties(properties);
+        }
+
+        /**
+         * Sets a write option by key (see {@link FlinkWriteOptions}); unknown keys and bad values
+         * are rejected when the sink is resolved, naming the key.
+         */
         public Builder set(String key, String value) {
+            if (key == null) {
+                throw new IllegalArgumentException("set(key, value) needs an option key; got null");
+            }
             options.put(key, value);
             return this;
         }
 
-        /** Sets write options by key (see {@link FlinkWriteOptions}). */
+        /** Sets write options by key (see {@link #set}). */
         public Builder setAll(Map<String, String> newOptions) {
-            options.putAll(newOptions);
+            newOptions.forEach(this::set);
             return this;
         }
 

@@ -462,4 +462,35 @@ class IcebergSinkBuilderTest {
         assertThat(withUids.writerUid()).isEqualTo(built.writerUid());
         assertThat(withUids.withOperatorUids()).isSameAs(withUids);
     }
+
+    @Test
+    void icebergNamesAreAliasesOfTheBuilderVerbs() {
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
+        IcebergSink named =
+                IcebergSink.forRowData()
+                        .tableLoader(loader)
+                        .branch("b")
+                        .snapshotProperty("k", "v")
+                        .snapshotProperties(Map.of("k2", "v2"))
+                        .build();
+        IcebergSink aliased =
+                IcebergSink.forRowData()
+                        .tableLoader(loader)
+                        .toBranch("b")
+                        .setSnapshotProperty("k", "v")
+                        .setSnapshotProperties(Map.of("k2", "v2"))
+                        .build();
+        assertThat(named.committerSettings().branch()).isEqualTo("b");
+        assertThat(aliased.committerSettings().branch()).isEqualTo("b");
+        assertThat(named.committerSettings().snapshotProperties())
+                .isEqualTo(aliased.committerSettings().snapshotProperties())
+                .containsEntry("k", "v")
+                .containsEntry("k2", "v2");
+        assertThatThrownBy(() -> IcebergSink.forRowData().distributionMode(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("NONE, HASH, RANGE");
+        assertThatThrownBy(() -> IcebergSink.forRowData().set(null, "x"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("option key");
+    }
 }
