@@ -15,14 +15,27 @@ import org.apache.flink.types.Row;
 import org.apache.iceberg.DistributionMode;
 
 /**
- * The DataStream-style entry point the user documentation shows: {@code
- * FlinkSink.forRowData(stream).tableLoader(loader).upsert(true).append()}.
+ * The DataStream-style entry point the user documentation shows:
+ *
+ * <pre>{@code
+ * FlinkSink.forRowData(stream)
+ *     .tableLoader(TableLoader.fromHadoopTable("file:///warehouse/db/events"))
+ *     .upsert(true)
+ *     .equalityFieldColumns(List.of("id"))
+ *     .append();
+ * }</pre>
  *
  * <p>It is a facade over {@link IcebergSink}: it builds the same sink (with the job's Flink
  * configuration as the configuration layer of option resolution), attaches it with {@code sinkTo},
  * gives the writer a stable uid ({@code iceberg-writer-<suffix>}; Flink derives the committer's
  * from it) and sets the writer parallelism from {@code write-parallelism}. {@link #forRow} first
- * converts external {@link Row}s to {@link RowData}.
+ * converts external {@link Row}s to {@link RowData}. The topology it attaches:
+ *
+ * <pre>
+ *  stream --> distribution --> writers --> aggregator --> committer
+ *             (hash/range,     (write-      (1 subtask,    (1 snapshot
+ *              de-duplication)  parallelism) manifests)     per checkpoint)
+ * </pre>
  */
 @PublicEvolving
 public final class FlinkSink {
@@ -105,9 +118,15 @@ public final class FlinkSink {
             return this;
         }
 
-        public Builder toBranch(String branch) {
-            sink.toBranch(branch);
+        /** The branch to commit to ({@link IcebergSink.Builder#branch}). */
+        public Builder branch(String branch) {
+            sink.branch(branch);
             return this;
+        }
+
+        /** The same as {@link #branch}: the name Iceberg's own Flink sink uses. */
+        public Builder toBranch(String branch) {
+            return branch(branch);
         }
 
         public Builder uidSuffix(String suffix) {
@@ -115,14 +134,26 @@ public final class FlinkSink {
             return this;
         }
 
-        public Builder setSnapshotProperty(String key, String value) {
-            sink.setSnapshotProperty(key, value);
+        /** Adds a snapshot-summary property ({@link IcebergSink.Builder#snapshotProperty}). */
+        public Builder snapshotProperty(String key, String value) {
+            sink.snapshotProperty(key, value);
             return this;
         }
 
-        public Builder setSnapshotProperties(Map<String, String> properties) {
-            sink.setSnapshotProperties(properties);
+        /** Adds snapshot-summary properties ({@link IcebergSink.Builder#snapshotProperties}). */
+        public Builder snapshotProperties(Map<String, String> properties) {
+            sink.snapshotProperties(properties);
             return this;
+        }
+
+        /** The same as {@link #snapshotProperty}: the name Iceberg's own Flink sink uses. */
+        public Builder setSnapshotProperty(String key, String value) {
+            return snapshotProperty(key, value);
+        }
+
+        /** The same as {@link #snapshotProperties}: the name Iceberg's own Flink sink uses. */
+        public Builder setSnapshotProperties(Map<String, String> properties) {
+            return snapshotProperties(properties);
         }
 
         public Builder set(String key, String value) {

@@ -1,12 +1,7 @@
 package dev.icebergflink.sink;
 
-import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.options.OptionResolver;
-import dev.icebergflink.options.OptionSource;
 import java.io.Serializable;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -14,7 +9,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.TableProperties;
 
 /**
  * The write options of one sink, resolved against the job's Flink configuration and the table's
@@ -46,48 +40,16 @@ public final class FlinkWriteConf implements Serializable {
     private final String uidSuffix;
     private final String rangeStatisticsType;
     private final double rangeSortKeyBaseWeight;
+    private final String upsertEnabledBy;
 
     private FlinkWriteConf(OptionResolver resolver) {
-        this.format = parseFormat(resolver);
-        String formatName = format.name().toLowerCase(Locale.ROOT);
-        long target =
-                resolver.getOptional(FlinkWriteOptions.TARGET_FILE_SIZE_BYTES)
-                        .orElse(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-        if (target <= 0) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Invalid value %d for option '%s' (set by %s): the target file size"
-                                    + " must be positive",
-                            target,
-                            FlinkWriteOptions.TARGET_FILE_SIZE_BYTES.key(),
-                            describeSource(resolver, FlinkWriteOptions.TARGET_FILE_SIZE_BYTES)));
-        }
-        this.targetFileSizeBytes = target;
-
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put(TableProperties.DEFAULT_FILE_FORMAT, formatName);
-        properties.put(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(target));
-        ConnectorOption<String> codecOption = FlinkWriteOptions.compressionCodecFor(formatName);
-        resolver.getOptional(codecOption)
-                .ifPresent(
-                        codec ->
-                                properties.put(
-                                        FlinkWriteOptions.codecProperty(formatName),
-                                        checkCodec(resolver, codecOption, formatName, codec)));
-        String levelProperty = FlinkWriteOptions.levelProperty(formatName);
-        if (levelProperty != null) {
-            resolver.getOptional(FlinkWriteOptions.compressionLevelFor(formatName))
-                    .ifPresent(level -> properties.put(levelProperty, level));
-        }
-        resolver.getOptional(FlinkWriteOptions.COMPRESSION_STRATEGY)
-                .ifPresent(
-                        strategy ->
-                                properties.put(
-                                        TableProperties.ORC_COMPRESSION_STRATEGY,
-                                        checkStrategy(strategy)));
-        this.writeProperties = Collections.unmodifiableMap(properties);
-
+        this.format = FileWriteSettings.format(resolver);
+        this.targetFileSizeBytes = FileWriteSettings.targetFileSizeBytes(resolver);
+        this.writeProperties =
+                FileWriteSettings.writeProperties(resolver, format, targetFileSizeBytes);
         this.upsert = resolver.getOptional(FlinkWriteOptions.UPSERT_ENABLED).orElse(false);
+        this.upsertEnabledBy =
+                FileWriteSettings.describeSource(resolver, FlinkWriteOptions.UPSERT_ENABLED);
         this.upsertUniqueKeys = resolver.get(FlinkWriteOptions.UPSERT_UNIQUE_KEYS);
         long keyMemory = resolver.get(FlinkWriteOptions.UPSERT_KEY_MEMORY).getBytes();
         if (keyMemory < 1024) {
@@ -138,6 +100,32 @@ public final class FlinkWriteConf implements Serializable {
                             FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key()));
         }
         this.rangeSortKeyBaseWeight = baseWeight;
+    }
+
+    private FlinkWriteConf(FlinkWriteConf other, boolean overwrite) {
+        this.format = other.format;
+        this.targetFileSizeBytes = other.targetFileSizeBytes;
+        this.writeProperties = other.writeProperties;
+        this.upsert = other.upsert;
+        this.upsertEnabledBy = other.upsertEnabledBy;
+        this.upsertUniqueKeys = other.upsertUniqueKeys;
+        this.upsertKeyMemoryBytes = other.upsertKeyMemoryBytes;
+        this.upsertSpillDirectory = other.upsertSpillDirectory;
+        this.overwrite = overwrite;
+        this.distributionMode = other.distributionMode;
+        this.branch = other.branch;
+        this.writeParallelism = other.writeParallelism;
+        this.uidSuffix = other.uidSuffix;
+        this.rangeStatisticsType = other.rangeStatisticsType;
+        this.rangeSortKeyBaseWeight = other.rangeSortKeyBaseWeight;
+    }
+
+    /**
+     * A copy with overwrite mode set, for callers that learn about overwrite after resolving the
+     * options (SQL's {@code INSERT OVERWRITE} is known only when the statement is planned).
+     */
+    public FlinkWriteConf withOverwrite(boolean enabled) {
+        return enabled == overwrite ? this : new FlinkWriteConf(this, enabled);
     }
 
     private static String parseStatisticsType(OptionResolver resolver) {
@@ -211,6 +199,14 @@ public final class FlinkWriteConf implements Serializable {
     /** Whether upsert mode is on. */
     public boolean upsert() {
         return upsert;
+    }
+
+    /**
+     * Where upsert mode was set, for messages: e.g. {@code option 'upsert-enabled'} or {@code table
+     * property 'write.upsert.enabled'}.
+     */
+    public String upsertEnabledBy() {
+        return upsertEnabledBy;
     }
 
     /**
@@ -323,28 +319,6 @@ public final class FlinkWriteConf implements Serializable {
         return Objects.hash(format, targetFileSizeBytes, writeProperties, upsert, overwrite);
     }
 
-    private static FileFormat parseFormat(OptionResolver resolver) {
-        String value =
-                resolver.getOptional(FlinkWriteOptions.WRITE_FORMAT)
-                        .orElse(TableProperties.DEFAULT_FILE_FORMAT_DEFAULT);
-        switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "parquet":
-                return FileFormat.PARQUET;
-            case "orc":
-                return FileFormat.ORC;
-            case "avro":
-                return FileFormat.AVRO;
-            default:
-                throw new IllegalArgumentException(
-                        String.format(
-                                "Invalid value '%s' for option '%s' (set by %s): allowed values"
-                                        + " are parquet, orc, avro",
-                                value,
-                                FlinkWriteOptions.WRITE_FORMAT.key(),
-                                describeSource(resolver, FlinkWriteOptions.WRITE_FORMAT)));
-        }
-    }
-
     private static DistributionMode parseDistribution(OptionResolver resolver) {
         String value = resolver.getOptional(FlinkWriteOptions.DISTRIBUTION_MODE).orElse("none");
         switch (value.trim().toLowerCase(Locale.ROOT)) {
@@ -361,67 +335,8 @@ public final class FlinkWriteConf implements Serializable {
                                         + " are none, hash, range",
                                 value,
                                 FlinkWriteOptions.DISTRIBUTION_MODE.key(),
-                                describeSource(resolver, FlinkWriteOptions.DISTRIBUTION_MODE)));
+                                FileWriteSettings.describeSource(
+                                        resolver, FlinkWriteOptions.DISTRIBUTION_MODE)));
         }
     }
-
-    private static String checkStrategy(String strategy) {
-        String normalized = strategy.trim().toLowerCase(Locale.ROOT);
-        if (!normalized.equals("speed") && !normalized.equals("compression")) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Invalid value '%s' for option '%s': allowed values are speed,"
-                                    + " compression",
-                            strategy, FlinkWriteOptions.COMPRESSION_STRATEGY.key()));
-        }
-        return normalized;
-    }
-
-    private static String describeSource(OptionResolver resolver, ConnectorOption<?> option) {
-        OptionSource source = resolver.sourceOf(option);
-        switch (source) {
-            case TABLE_PROPERTY:
-                return source.describe(option.tableProperty().orElse(option.key()));
-            case FLINK_CONFIGURATION:
-                return source.describe(option.flinkConfigKey().orElse(option.key()));
-            default:
-                return source.describe(option.key());
-        }
-    }
-
-    private static String checkCodec(
-            OptionResolver resolver, ConnectorOption<String> option, String format, String codec) {
-        String normalized = codec.trim().toLowerCase(Locale.ROOT);
-        List<String> allowed = CODECS.get(format);
-        if (!allowed.contains(normalized)) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Invalid value '%s' for option '%s' (set by %s): %s files allow"
-                                    + " the codecs %s",
-                            codec,
-                            option.key(),
-                            describeSource(resolver, option),
-                            format,
-                            String.join(", ", allowed)));
-        }
-        return normalized;
-    }
-
-    private static final Map<String, List<String>> CODECS =
-            Map.of(
-                    "parquet",
-                    List.of(
-                            "uncompressed",
-                            "none",
-                            "snappy",
-                            "gzip",
-                            "lzo",
-                            "brotli",
-                            "lz4",
-                            "zstd",
-                            "lz4_raw"),
-                    "orc",
-                    List.of("none", "zlib", "snappy", "lzo", "lz4", "zstd"),
-                    "avro",
-                    List.of("uncompressed", "snappy", "gzip", "zstd"));
 }

@@ -2,14 +2,12 @@ package dev.icebergflink.sink;
 
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.options.OptionValidation;
-import dev.icebergflink.sink.committer.CommitMode;
 import dev.icebergflink.sink.committer.CommitTopology;
 import dev.icebergflink.sink.committer.CommitterSettings;
 import dev.icebergflink.sink.committer.IcebergCommittable;
 import dev.icebergflink.sink.committer.IcebergCommittableSerializer;
 import dev.icebergflink.sink.committer.IcebergCommitter;
 import dev.icebergflink.sink.committer.WriteResultSerializer;
-import dev.icebergflink.sink.distribution.ChangelogDeduplicator;
 import dev.icebergflink.sink.distribution.DistributionTopology;
 import dev.icebergflink.sink.writer.IcebergSinkWriter;
 import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
@@ -17,7 +15,6 @@ import dev.icebergflink.sink.writer.SpillDirectory;
 import dev.icebergflink.sink.writer.WriterMetrics;
 import dev.icebergflink.sink.writer.WriterMode;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,41 +25,55 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.transformations.SinkTransformation;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.DistributionMode;
-import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.WriteResult;
-import org.apache.iceberg.util.SortOrderUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Iceberg sink for Flink's Sink V2 API: {@code stream.sinkTo(IcebergSink.forRowData()
- * .tableLoader(loader).build())}.
+ * The Iceberg sink for Flink's Sink V2 API.
  *
- * <p>Topology: optional distribution and keyed de-duplication ({@link DistributionTopology}) ->
- * writer subtasks ({@link IcebergSinkWriter}, one {@link WriteResult} per subtask and checkpoint)
- * -> one aggregation per table that writes the manifests once ({@link CommitTopology}) -> the
- * {@link IcebergCommitter}, which makes exactly one Iceberg snapshot per checkpoint, exactly once.
+ * <pre>{@code
+ * IcebergSink sink =
+ *     IcebergSink.forRowData()
+ *         .tableLoader(TableLoader.fromHadoopTable("file:///warehouse/db/events"))
+ *         .upsert(true)
+ *         .equalityFieldColumns(List.of("id"))
+ *         .uidSuffix("events")
+ *         .build();
+ * stream.sinkTo(sink);
+ * }</pre>
  *
- * <p>Modes: append (default); insert-only input ({@link Builder#insertOnly}: the plain append path,
- * no de-duplication, even on tables with identifier fields); overwrite (dynamic: the partitions the
- * checkpoint touches, the whole table when unpartitioned; static: {@link
- * Builder#overwritePartition}); upsert into format v2+ tables; changelog input (non-insert row
- * kinds) into format v2+ tables. See {@link Builder}.
+ * <p>Topology, per checkpoint:
+ *
+ * <pre>
+ *  input --> distribution ----------> writers ---------> aggregator ------> committer
+ *            (none/hash/range,        (n subtasks,       (1 subtask:        (1 Iceberg
+ *             keyed de-duplication)    data + delete      manifests once,    snapshot,
+ *                                      files)             one committable)   exactly once)
+ * </pre>
+ *
+ * <p>The distribution is {@link DistributionTopology}, the writers {@link IcebergSinkWriter} (one
+ * {@link WriteResult} per subtask and checkpoint), the aggregation {@link CommitTopology} and the
+ * committer {@link IcebergCommitter}. The builder resolves every option once into a {@link
+ * SinkPlan} ({@link Builder#resolve()}), from which {@link SinkAssembly} builds this sink; the sink
+ * is not changed afterwards, except for the one decision only Flink's translation can make (see
+ * {@link #addPreWriteTopology}).
+ *
+ * <p>Modes (see {@link WriteModes} for the full table): append (default); insert-only input ({@link
+ * Builder#insertOnly}: the plain append path, no de-duplication, even on tables with identifier
+ * fields); overwrite (dynamic: the partitions the checkpoint touches, the whole table when
+ * unpartitioned; static: {@link Builder#overwritePartition}); upsert into format v2+ tables;
+ * changelog input (non-insert row kinds) into format v2+ tables. See {@link Builder}.
  *
  * <p>Operator uids: with {@code uid-suffix} set (or through {@link FlinkSink}) every operator of
  * the sink topology gets a stable uid, so savepoints map to it whatever else changes in the job:
@@ -97,19 +108,20 @@ public final class IcebergSink
 
     private final TableLoader tableLoader;
     private final FlinkWriteConf conf;
-    private CommitterSettings committerSettings;
+    private final CommitterSettings committerSettings;
     private final RowDataTaskWriterFactory writerFactory;
     private final DistributionTopology distribution;
     private final String uidSuffix;
     private final String tableName;
 
     /**
-     * Whether the writers resolve repeated keys themselves: settled by {@link
-     * #addPreWriteTopology}, which knows the execution mode, before Flink serializes the sink.
+     * Whether the writers resolve repeated keys themselves. The one field not fixed at build: it
+     * depends on the execution mode, which only {@link #addPreWriteTopology} sees (the writers'
+     * init context does not carry it), and that call settles it before Flink serializes the sink.
      */
     private boolean writersTrackKeys;
 
-    private IcebergSink(
+    IcebergSink(
             TableLoader tableLoader,
             FlinkWriteConf conf,
             CommitterSettings committerSettings,
@@ -149,49 +161,9 @@ public final class IcebergSink
 
     @Override
     public DataStream<RowData> addPreWriteTopology(DataStream<RowData> input) {
-        adjustSinkTransformation(input);
+        SinkTransformationSetup.apply(this, input.getExecutionEnvironment());
         writersTrackKeys = distribution.writersTrackKeys(input.getExecutionEnvironment());
         return distribution.apply(input, operatorUids());
-    }
-
-    /**
-     * Settles what only the sink transformation can carry, before Flink reads it for the writer and
-     * committer: with operator uids on, the sink needs a uid too (Flink rejects uids inside a sink
-     * topology otherwise, and the writer's and committer's uids derive from it), so when the user
-     * gave none it takes {@link #writerUid()}; and {@code write-parallelism} becomes the writer's
-     * parallelism unless the user set one on the sink. Two Iceberg sinks of one job with the same
-     * uids are rejected here, naming the option, instead of failing later with a hash collision.
-     */
-    private void adjustSinkTransformation(DataStream<RowData> input) {
-        for (Transformation<?> t : input.getExecutionEnvironment().getTransformations()) {
-            if (!(t instanceof SinkTransformation)) {
-                continue;
-            }
-            SinkTransformation<?, ?> sinkTransformation = (SinkTransformation<?, ?>) t;
-            Sink<?> other = sinkTransformation.getSink();
-            if (other == this) {
-                if (operatorUids() && sinkTransformation.getUid() == null) {
-                    sinkTransformation.setUid(writerUid());
-                }
-                if (conf.writeParallelism() != null
-                        && !sinkTransformation.isParallelismConfigured()) {
-                    sinkTransformation.setParallelism(conf.writeParallelism(), true);
-                }
-            } else if (!operatorUids()) {
-                continue;
-            } else if (other instanceof IcebergSink
-                    && ((IcebergSink) other).operatorUids()
-                    && ((IcebergSink) other).uidSuffix.equals(uidSuffix)) {
-                throw new IllegalStateException(
-                        "Two Iceberg sinks in one job use the uid suffix '"
-                                + uidSuffix
-                                + "' (tables "
-                                + ((IcebergSink) other).tableName
-                                + " and "
-                                + tableName
-                                + "); give each a distinct option 'uid-suffix'");
-            }
-        }
     }
 
     @Override
@@ -201,13 +173,22 @@ public final class IcebergSink
     }
 
     /**
-     * Gives every operator of the sink's topology a stable uid derived from the uid suffix (see the
-     * class comment). Setting {@code uid-suffix} on the builder turns this on; {@link FlinkSink}
-     * always does.
+     * A copy of this sink that gives every operator of the sink's topology a stable uid derived
+     * from the uid suffix (see the class comment); this sink is left as it is. Setting {@code
+     * uid-suffix} on the builder turns this on; {@link FlinkSink} always does.
      */
     public IcebergSink withOperatorUids() {
-        this.committerSettings = committerSettings.withOperatorUids(true);
-        return this;
+        if (operatorUids()) {
+            return this;
+        }
+        return new IcebergSink(
+                tableLoader,
+                conf,
+                committerSettings.withOperatorUids(true),
+                writerFactory,
+                distribution,
+                uidSuffix,
+                tableName);
     }
 
     /** Whether the sink's own operators get uids (see {@link #withOperatorUids()}). */
@@ -260,31 +241,27 @@ public final class IcebergSink
         return conf.writeParallelism();
     }
 
+    /** The table's name, for messages. */
+    String tableName() {
+        return tableName;
+    }
+
     @Override
     public String toString() {
         return "IcebergSink{table=" + tableName + ", conf=" + conf + "}";
     }
 
     /**
-     * Collects the sink's settings; {@link #build()} validates them against the table.
+     * Collects the sink's settings; {@link #resolve()} checks them against the table once and
+     * {@link #build()} makes the sink from the result.
      *
-     * <p>Rejected in {@code build()}, with a message naming the option or column: overwrite
-     * together with upsert; upsert without equality fields or on a format v1 table; upsert on a
-     * partitioned table whose partition source columns are not all equality fields; an input schema
-     * ({@link #tableSchema}) that does not fit the table (missing, extra or reordered column, wrong
-     * type, nullable into required); unknown option keys; bad option values; {@code
+     * <p>Rejected, with an {@link IllegalArgumentException} naming the option, column or value:
+     * mode combinations and upsert needs that break {@link WriteModeRules}; an input schema ({@link
+     * #tableSchema}) that does not fit the table; unknown option keys; bad option values; {@code
      * distribution-mode} 'range' on a table with neither sort order nor partition spec.
      *
      * <p>Equality fields come from {@link #equalityFieldColumns}, else from the table's identifier
-     * fields. On a format v2+ table with equality fields, the input is keyed by them and passes the
-     * de-duplication operator (see the class comment for its memory behaviour), unless it is
-     * declared {@link #insertOnly insert-only}.
-     *
-     * <p>Which writer and commit: insert-only input, format v1 tables and overwrite use the append
-     * writer; upsert and changelog input into v2+ tables the delta writer, whose INSERT rows take
-     * the same path as the append writer's. A checkpoint without delete files is always committed
-     * as a fast append ({@code AppendFiles}), so an insert-only stream into a v2 table makes
-     * 'append' snapshots whatever the mode.
+     * fields. Which writer, commit and de-duplication follow is the table of {@link WriteModes}.
      */
     public static final class Builder {
         private TableLoader tableLoader;
@@ -353,6 +330,10 @@ public final class IcebergSink
 
         /** How rows reach the writers ({@link FlinkWriteOptions#DISTRIBUTION_MODE}). */
         public Builder distributionMode(DistributionMode mode) {
+            if (mode == null) {
+                throw new IllegalArgumentException(
+                        "distributionMode(...) needs a mode; allowed are NONE, HASH, RANGE");
+            }
             return set(FlinkWriteOptions.DISTRIBUTION_MODE.key(), mode.modeName());
         }
 
@@ -362,8 +343,13 @@ public final class IcebergSink
         }
 
         /** The branch to commit to ({@link FlinkWriteOptions#BRANCH}). */
-        public Builder toBranch(String branch) {
+        public Builder branch(String branch) {
             return set(FlinkWriteOptions.BRANCH.key(), branch);
+        }
+
+        /** The same as {@link #branch}: the name Iceberg's own Flink sink uses. */
+        public Builder toBranch(String branch) {
+            return branch(branch);
         }
 
         /** The uid suffix ({@link FlinkWriteOptions#UID_SUFFIX}). */
@@ -372,26 +358,46 @@ public final class IcebergSink
         }
 
         /** Adds a snapshot-summary property to every commit (the sink's flink.* keys win). */
-        public Builder setSnapshotProperty(String key, String value) {
+        public Builder snapshotProperty(String key, String value) {
+            if (key == null) {
+                throw new IllegalArgumentException(
+                        "snapshotProperty(key, value) needs a key; got null");
+            }
             snapshotProperties.put(key, value);
             return this;
         }
 
-        /** Adds snapshot-summary properties to every commit. */
-        public Builder setSnapshotProperties(Map<String, String> properties) {
-            snapshotProperties.putAll(properties);
+        /** Adds snapshot-summary properties to every commit (the sink's flink.* keys win). */
+        public Builder snapshotProperties(Map<String, String> properties) {
+            properties.forEach(this::snapshotProperty);
             return this;
         }
 
-        /** Sets a write option by key (see {@link FlinkWriteOptions}). */
+        /** The same as {@link #snapshotProperty}: the name Iceberg's own Flink sink uses. */
+        public Builder setSnapshotProperty(String key, String value) {
+            return snapshotProperty(key, value);
+        }
+
+        /** The same as {@link #snapshotProperties}: the name Iceberg's own Flink sink uses. */
+        public Builder setSnapshotProperties(Map<String, String> properties) {
+            return snapshotProperties(properties);
+        }
+
+        /**
+         * Sets a write option by key (see {@link FlinkWriteOptions}); unknown keys and bad values
+         * are rejected when the sink is resolved, naming the key.
+         */
         public Builder set(String key, String value) {
+            if (key == null) {
+                throw new IllegalArgumentException("set(key, value) needs an option key; got null");
+            }
             options.put(key, value);
             return this;
         }
 
-        /** Sets write options by key (see {@link FlinkWriteOptions}). */
+        /** Sets write options by key (see {@link #set}). */
         public Builder setAll(Map<String, String> newOptions) {
-            options.putAll(newOptions);
+            newOptions.forEach(this::set);
             return this;
         }
 
@@ -427,160 +433,65 @@ public final class IcebergSink
         }
 
         /**
-         * Validates the settings against the table and creates the sink.
+         * Checks what needs no table: a table loader is set and every option key is known.
          *
-         * @throws IllegalArgumentException naming the option, column or value at fault
+         * @throws IllegalArgumentException naming the missing setting or the unknown key
          */
-        public IcebergSink build() {
+        public Builder validate() {
             if (tableLoader == null) {
                 throw new IllegalArgumentException(
                         "IcebergSink needs a table: call tableLoader(TableLoader)");
             }
             OptionValidation.checkKnownKeys(options.keySet(), FlinkWriteOptions.all());
-            Table table;
-            TableLoader loader = tableLoader.clone();
+            return this;
+        }
+
+        /**
+         * Validates the settings, loads the table once and resolves everything the sink will do
+         * (options, rules of {@link WriteModeRules}, modes of {@link WriteModes}) into a plan.
+         *
+         * @throws IllegalArgumentException naming the option, column or value at fault
+         */
+        public SinkPlan resolve() {
+            validate();
+            Table table = loadTable(tableLoader);
+            FlinkWriteConf conf = FlinkWriteConf.resolve(options, flinkConf, table.properties());
+            return SinkPlan.resolve(
+                    table,
+                    conf,
+                    new SinkPlan.Request(
+                            tableSchema,
+                            equalityFieldColumns,
+                            insertOnly,
+                            staticPartition,
+                            snapshotProperties));
+        }
+
+        /**
+         * Validates the settings against the table and creates the sink.
+         *
+         * @throws IllegalArgumentException naming the option, column or value at fault
+         */
+        public IcebergSink build() {
+            return SinkAssembly.assemble(tableLoader, resolve());
+        }
+
+        /**
+         * Loads the table once per build, through a clone of {@code loader} that is closed again
+         * (the caller's loader stays unopened).
+         */
+        private static Table loadTable(TableLoader loader) {
+            TableLoader clone = loader.clone();
             try {
-                table = loader.loadTable();
+                return clone.loadTable();
             } finally {
                 try {
-                    loader.close();
+                    clone.close();
                 } catch (IOException e) {
                     LOG.debug("Closing the table loader failed", e);
                 }
             }
-            FlinkWriteConf conf = FlinkWriteConf.resolve(options, flinkConf, table.properties());
-            if (conf.overwrite() && conf.upsert()) {
-                throw new IllegalArgumentException(
-                        "Options 'overwrite-enabled' and 'upsert-enabled' cannot both be true:"
-                                + " overwrite replaces partitions, upsert replaces rows by key");
-            }
-            if (insertOnly && conf.upsert()) {
-                throw new IllegalArgumentException(
-                        "insertOnly(true) cannot be combined with option 'upsert-enabled' = true:"
-                                + " upsert input replaces rows by key, insert-only input only"
-                                + " adds rows; drop one of them");
-            }
-            if (conf.upsertUniqueKeys() && !conf.upsert()) {
-                throw new IllegalArgumentException(
-                        "Option 'upsert-unique-keys' = true applies to upsert mode only: set"
-                                + " 'upsert-enabled' = true (upsert(true)) or drop it");
-            }
-            RowType rowType = SinkValidation.inputType(table.schema(), tableSchema);
-            int formatVersion = TableUtil.formatVersion(table);
-            List<Integer> equalityIds =
-                    SinkValidation.equalityFieldIds(table.schema(), equalityFieldColumns);
-            if (conf.upsert()) {
-                SinkValidation.checkUpsert(
-                        formatVersion, table.schema(), table.spec(), equalityIds);
-            } else if (equalityFieldColumns != null
-                    && !equalityFieldColumns.isEmpty()
-                    && !table.schema().identifierFieldIds().isEmpty()
-                    && !table.schema().identifierFieldIds().containsAll(equalityIds)) {
-                LOG.info(
-                        "Equality field columns {} differ from the identifier fields of table {};"
-                                + " using the equality field columns",
-                        equalityFieldColumns,
-                        table.name());
-            }
-
-            WriterMode writerMode;
-            CommitMode commitMode;
-            ChangelogDeduplicator.Mode dedup = null;
-            Expression staticFilter = null;
-            if (conf.overwrite()) {
-                writerMode = insertOnly ? WriterMode.INSERT_ONLY : WriterMode.APPEND;
-                if (staticPartition != null) {
-                    staticFilter =
-                            SinkValidation.staticPartitionFilter(
-                                    table.schema(), table.spec(), staticPartition);
-                    commitMode = CommitMode.STATIC_OVERWRITE;
-                } else {
-                    commitMode = CommitMode.DYNAMIC_OVERWRITE;
-                }
-            } else if (staticPartition != null) {
-                throw new IllegalArgumentException(
-                        "overwritePartition(...) needs option 'overwrite-enabled' = true");
-            } else if (insertOnly) {
-                writerMode = WriterMode.INSERT_ONLY;
-                commitMode = CommitMode.APPEND;
-            } else if (conf.upsert()) {
-                writerMode = WriterMode.UPSERT;
-                commitMode = CommitMode.ROW_DELTA;
-                // with the user's promise of unique keys there is nothing to de-duplicate
-                dedup = conf.upsertUniqueKeys() ? null : ChangelogDeduplicator.Mode.UPSERT;
-            } else if (formatVersion >= 2) {
-                writerMode = WriterMode.CHANGELOG;
-                commitMode = CommitMode.ROW_DELTA;
-                dedup = equalityIds.isEmpty() ? null : ChangelogDeduplicator.Mode.CHANGELOG;
-            } else {
-                writerMode = WriterMode.APPEND;
-                commitMode = CommitMode.APPEND;
-            }
-            List<Integer> deleteKey = writerMode.appendsOnly() ? List.of() : equalityIds;
-
-            String suffix = conf.uidSuffix().isEmpty() ? table.name() : conf.uidSuffix();
-            CommitterSettings.Builder settings =
-                    CommitterSettings.builder(tableLoader.clone())
-                            .branch(conf.branch())
-                            .snapshotProperties(snapshotProperties)
-                            .uidSuffix(suffix)
-                            .operatorUids(!conf.uidSuffix().isEmpty())
-                            .mode(commitMode);
-            if (staticFilter != null) {
-                settings.staticOverwrite(staticFilter);
-            }
-            RowDataTaskWriterFactory factory =
-                    new RowDataTaskWriterFactory(
-                            table,
-                            rowType,
-                            conf.format(),
-                            conf.targetFileSizeBytes(),
-                            conf.writeProperties(),
-                            writerMode,
-                            deleteKey);
-            DistributionTopology distribution =
-                    new DistributionTopology(
-                            conf.distributionMode(),
-                            rowType,
-                            table.schema(),
-                            table.spec(),
-                            SinkValidation.positions(table.schema(), equalityIds),
-                            dedup,
-                            conf.writeParallelism(),
-                            suffix,
-                            conf.distributionMode() == DistributionMode.RANGE
-                                    ? rangeOrder(table)
-                                    : null,
-                            conf.rangeSortKeyBaseWeight());
-            LOG.info(
-                    "Iceberg sink for table {}: writer mode {}, commit mode {}, equality fields"
-                            + " {}, {}",
-                    table.name(),
-                    writerMode,
-                    commitMode,
-                    Arrays.toString(
-                            equalityIds.stream().map(table.schema()::findColumnName).toArray()),
-                    conf);
-            return new IcebergSink(
-                    tableLoader.clone(),
-                    conf,
-                    settings.build(),
-                    factory,
-                    distribution,
-                    suffix,
-                    table.name());
         }
-    }
-
-    /**
-     * The keys of range distribution: the table's sort order, else its partition fields as a sort
-     * order (unsorted when the table has neither; the distribution then rejects 'range').
-     */
-    static SortOrder rangeOrder(Table table) {
-        if (table.sortOrder().isSorted()) {
-            return table.sortOrder();
-        }
-        return SortOrderUtil.buildSortOrder(table.schema(), table.spec(), SortOrder.unsorted());
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(IcebergSink.class);

@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
@@ -22,8 +21,8 @@ import org.apache.iceberg.types.Types;
 /**
  * The checks the sink builder runs before the job starts, so that a misconfigured job fails at once
  * instead of after writing files: the input schema fits the table, equality fields exist and can
- * key deletes, upsert has what it needs, and a static partition names identity partition columns.
- * Every message names the column or option at fault.
+ * key deletes, and a static partition names identity partition columns (the rules of the write
+ * modes are {@link WriteModeRules}). Every message names the column or option at fault.
  */
 final class SinkValidation {
 
@@ -174,38 +173,6 @@ final class SinkValidation {
             }
         }
         return positions.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    /** Upsert needs a v2+ table, equality fields and partition source columns in the key. */
-    static void checkUpsert(
-            int formatVersion, Schema schema, PartitionSpec spec, List<Integer> equalityIds) {
-        if (formatVersion < 2) {
-            throw new IllegalArgumentException(
-                    "Option 'upsert-enabled' needs a format v2 or later table, but the table is"
-                            + " format v"
-                            + formatVersion
-                            + " (upgrade it with the table property 'format-version'='2')");
-        }
-        if (equalityIds.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "Option 'upsert-enabled' needs equality fields: set"
-                            + " equalityFieldColumns(...) (or a PRIMARY KEY in SQL), or give the"
-                            + " table identifier fields");
-        }
-        for (PartitionField field : spec.fields()) {
-            if (!equalityIds.contains(field.sourceId())) {
-                throw new IllegalArgumentException(
-                        String.format(
-                                "In upsert mode every partition source column must be an equality"
-                                        + " field, but partition field '%s' is derived from column"
-                                        + " '%s', which is not among the equality fields %s",
-                                field.name(),
-                                schema.findColumnName(field.sourceId()),
-                                equalityIds.stream()
-                                        .map(schema::findColumnName)
-                                        .collect(Collectors.toList())));
-            }
-        }
     }
 
     /**

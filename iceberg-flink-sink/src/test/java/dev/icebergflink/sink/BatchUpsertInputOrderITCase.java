@@ -14,10 +14,8 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.DistributionMode;
@@ -27,8 +25,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -44,20 +40,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * order.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class BatchUpsertInputOrderITCase {
+class BatchUpsertInputOrderITCase extends SinkITCaseBase {
 
     private static final int KEYS = 300;
     private static final int VERSIONS = 40;
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
-
-    @TempDir Path warehouse;
 
     private static StreamExecutionEnvironment batchEnv() {
         return env(RuntimeExecutionMode.BATCH);
@@ -106,7 +92,7 @@ class BatchUpsertInputOrderITCase {
     @ParameterizedTest(name = "{0} upsert={1}")
     @CsvSource({"BATCH, true", "BATCH, false", "AUTOMATIC, true", "AUTOMATIC, false"})
     void theLastChangeOfEveryKeyWins(RuntimeExecutionMode mode, boolean upsert) throws Exception {
-        TableLoader loader = new SinkTestTables(warehouse).create(PartitionSpec.unpartitioned(), 2);
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
         StreamExecutionEnvironment env = env(mode);
         env.fromData(changes(upsert), TYPE_INFO)
                 .setParallelism(1)
@@ -124,8 +110,7 @@ class BatchUpsertInputOrderITCase {
     @CsvSource({"2, NONE", "3, NONE", "2, HASH", "3, HASH"})
     void replacedRowsOfPartitionedTablesAreDeletedByPosition(
             int formatVersion, DistributionMode distribution) throws Exception {
-        TableLoader loader =
-                new SinkTestTables(warehouse).create(SinkTestTables.BY_PART, formatVersion);
+        TableLoader loader = tables.create(SinkTestTables.BY_PART, formatVersion);
         StreamExecutionEnvironment env = batchEnv();
         env.fromData(changes(true), TYPE_INFO)
                 .setParallelism(1)
@@ -156,7 +141,7 @@ class BatchUpsertInputOrderITCase {
 
     @Test
     void keysThatSpillToDiskStillLeaveOnlyTheLastChange() throws Exception {
-        TableLoader loader = new SinkTestTables(warehouse).create(PartitionSpec.unpartitioned(), 2);
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
         Path spill = warehouse.resolve("spill");
         StreamExecutionEnvironment env = batchEnv();
         env.fromData(changes(true), TYPE_INFO)
@@ -180,7 +165,7 @@ class BatchUpsertInputOrderITCase {
     @CsvSource({"BATCH", "AUTOMATIC"})
     void theLastChangeWinsWhenTheRowsCarryTimestampsOfTheirOwn(RuntimeExecutionMode mode)
             throws Exception {
-        TableLoader loader = new SinkTestTables(warehouse).create(PartitionSpec.unpartitioned(), 2);
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
         StreamExecutionEnvironment env = env(mode);
         // every row has the same event time
         env.fromData(changes(true), TYPE_INFO)

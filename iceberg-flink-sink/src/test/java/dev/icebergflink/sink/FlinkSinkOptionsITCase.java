@@ -1,10 +1,5 @@
 package dev.icebergflink.sink;
 
-import static dev.icebergflink.sink.IcebergSinkITCase.addedFiles;
-import static dev.icebergflink.sink.IcebergSinkITCase.env;
-import static dev.icebergflink.sink.IcebergSinkITCase.expected;
-import static dev.icebergflink.sink.IcebergSinkITCase.generated;
-import static dev.icebergflink.sink.IcebergSinkITCase.input;
 import static dev.icebergflink.sink.SinkTestTables.BY_PART;
 import static dev.icebergflink.sink.SinkTestTables.row;
 import static dev.icebergflink.sink.SinkTestTables.rows;
@@ -22,14 +17,12 @@ import java.util.stream.Collectors;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.JobVertex;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
@@ -41,31 +34,12 @@ import org.apache.iceberg.Table;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Every write option has an observable effect, through the FlinkSink facade. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class FlinkSinkOptionsITCase {
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
-
-    @TempDir Path warehouse;
-    private SinkTestTables tables;
-
-    @BeforeEach
-    void setUp() {
-        tables = new SinkTestTables(warehouse);
-    }
+class FlinkSinkOptionsITCase extends SinkITCaseBase {
 
     private static Map<String, Integer> filesPerPartition(TableLoader loader, Snapshot snapshot) {
         Map<String, Integer> counts = new HashMap<>();

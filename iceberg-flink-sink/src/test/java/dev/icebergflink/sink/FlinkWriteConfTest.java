@@ -35,6 +35,22 @@ class FlinkWriteConfTest {
     }
 
     @Test
+    void overwriteLearnedLaterMakesACopyAndUpsertSaysWhereItWasSet() {
+        FlinkWriteConf conf =
+                FlinkWriteConf.resolve(Map.of(), null, Map.of("write.upsert.enabled", "true"));
+        assertThat(conf.upsertEnabledBy()).isEqualTo("table property 'write.upsert.enabled'");
+        FlinkWriteConf overwriting = conf.withOverwrite(true);
+        assertThat(overwriting.overwrite()).isTrue();
+        assertThat(conf.overwrite()).isFalse();
+        assertThat(overwriting.withOverwrite(false)).isEqualTo(conf);
+        assertThat(conf.withOverwrite(false)).isSameAs(conf);
+        assertThat(
+                        FlinkWriteConf.resolve(Map.of("upsert-enabled", "true"), null, Map.of())
+                                .upsertEnabledBy())
+                .isEqualTo("option 'upsert-enabled'");
+    }
+
+    @Test
     void optionWinsOverFlinkConfigurationWhichWinsOverTableProperty() {
         Map<String, String> table =
                 Map.of(

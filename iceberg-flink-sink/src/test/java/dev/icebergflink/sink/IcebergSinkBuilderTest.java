@@ -423,4 +423,74 @@ class IcebergSinkBuilderTest {
                                         .build())
                 .hasMessageContaining("write-format");
     }
+
+    @Test
+    void resolveReturnsThePlanTheSinkIsBuiltFrom() {
+        TableLoader v2 = tables.create(BY_PART, 2);
+        SinkPlan plan =
+                IcebergSink.forRowData()
+                        .tableLoader(v2)
+                        .upsert(true)
+                        .equalityFieldColumns(List.of("id", "part"))
+                        .set("write-format", "avro")
+                        .resolve();
+        assertThat(plan.modes().writer()).isEqualTo(WriterMode.UPSERT);
+        assertThat(plan.modes().commit()).isEqualTo(CommitMode.ROW_DELTA);
+        assertThat(plan.equalityFieldIds()).hasSize(2);
+        assertThat(plan.writeConf().format()).isEqualTo(org.apache.iceberg.FileFormat.AVRO);
+        assertThat(plan.uidSuffix()).isEqualTo(plan.table().name());
+        assertThat(plan.operatorUids()).isFalse();
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(v2)
+                                        .overwrite(true)
+                                        .upsert(true)
+                                        .resolve())
+                .isInstanceOf(WriteRuleViolation.class)
+                .hasMessageContaining("overwrite-enabled");
+    }
+
+    @Test
+    void operatorUidsMakeACopyAndLeaveTheBuiltSinkAsItIs() {
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
+        IcebergSink built = IcebergSink.forRowData().tableLoader(loader).build();
+        IcebergSink withUids = built.withOperatorUids();
+        assertThat(withUids).isNotSameAs(built);
+        assertThat(withUids.operatorUids()).isTrue();
+        assertThat(built.operatorUids()).isFalse();
+        assertThat(withUids.writerUid()).isEqualTo(built.writerUid());
+        assertThat(withUids.withOperatorUids()).isSameAs(withUids);
+    }
+
+    @Test
+    void icebergNamesAreAliasesOfTheBuilderVerbs() {
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
+        IcebergSink named =
+                IcebergSink.forRowData()
+                        .tableLoader(loader)
+                        .branch("b")
+                        .snapshotProperty("k", "v")
+                        .snapshotProperties(Map.of("k2", "v2"))
+                        .build();
+        IcebergSink aliased =
+                IcebergSink.forRowData()
+                        .tableLoader(loader)
+                        .toBranch("b")
+                        .setSnapshotProperty("k", "v")
+                        .setSnapshotProperties(Map.of("k2", "v2"))
+                        .build();
+        assertThat(named.committerSettings().branch()).isEqualTo("b");
+        assertThat(aliased.committerSettings().branch()).isEqualTo("b");
+        assertThat(named.committerSettings().snapshotProperties())
+                .isEqualTo(aliased.committerSettings().snapshotProperties())
+                .containsEntry("k", "v")
+                .containsEntry("k2", "v2");
+        assertThatThrownBy(() -> IcebergSink.forRowData().distributionMode(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("NONE, HASH, RANGE");
+        assertThatThrownBy(() -> IcebergSink.forRowData().set(null, "x"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("option key");
+    }
 }

@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.TableLoader;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,91 +19,24 @@ import java.util.stream.LongStream;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.Table;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 /** MiniCluster tests of IcebergSink's modes and formats (FlinkSinkOptionsITCase: options). */
-class IcebergSinkITCase {
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
-
-    @TempDir Path warehouse;
-    private SinkTestTables tables;
-
-    @BeforeEach
-    void setUp() {
-        tables = new SinkTestTables(warehouse);
-    }
-
-    static StreamExecutionEnvironment env() {
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(2);
-        env.enableCheckpointing(200);
-        return env;
-    }
-
-    static DataStream<RowData> input(StreamExecutionEnvironment env, List<RowData> rows) {
-        return env.fromData(rows, TYPE_INFO).setParallelism(1);
-    }
-
-    /** {@code count} rows {@code (i, "v" + i, "p" + i % partitions)}, about perCheckpoint each. */
-    static DataStream<RowData> generated(
-            StreamExecutionEnvironment env, int count, int perCheckpoint, int partitions) {
-        GeneratorFunction<Long, RowData> generator = i -> row(i, "v" + i, "p" + (i % partitions));
-        return env.fromSource(
-                        new DataGeneratorSource<>(
-                                generator,
-                                count,
-                                RateLimiterStrategy.perCheckpoint(perCheckpoint),
-                                TYPE_INFO),
-                        WatermarkStrategy.noWatermarks(),
-                        "generator")
-                .setParallelism(1);
-    }
-
-    static List<String> expected(int count, int partitions) {
-        return IntStream.range(0, count)
-                .mapToObj(i -> i + ":v" + i + ":p" + (i % partitions))
-                .sorted()
-                .collect(Collectors.toList());
-    }
-
-    static List<DataFile> addedFiles(TableLoader loader, Snapshot snapshot) {
-        Table table = SinkTestTables.load(loader);
-        List<DataFile> files = new ArrayList<>();
-        snapshot.addedDataFiles(table.io()).forEach(files::add);
-        return files;
-    }
+class IcebergSinkITCase extends SinkITCaseBase {
 
     @ParameterizedTest
     @ValueSource(strings = {"parquet", "orc", "avro"})

@@ -72,8 +72,8 @@ class IcebergSinkMetricsITCase {
         List<String> collisions;
         try (TestingLogCapture log =
                 TestingLogCapture.warnings("org.apache.flink.metrics.MetricGroup")) {
-            StreamExecutionEnvironment env = IcebergSinkITCase.env();
-            IcebergSinkITCase.generated(env, rows, 100, 3)
+            StreamExecutionEnvironment env = SinkITCaseBase.env();
+            SinkITCaseBase.generated(env, rows, 100, 3)
                     .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
             job = env.execute("metrics").getJobID();
             collisions = log.messages().stream().filter(m -> m.contains("Name collision")).toList();
@@ -81,7 +81,7 @@ class IcebergSinkMetricsITCase {
             LoggerFactory.getLogger(MetricGroup.class).warn("capture check");
             assertThat(log.messages()).contains("capture check");
         }
-        assertThat(SinkTestTables.rows(loader)).isEqualTo(IcebergSinkITCase.expected(rows, 3));
+        assertThat(SinkTestTables.rows(loader)).isEqualTo(SinkITCaseBase.expected(rows, 3));
 
         Table table = SinkTestTables.load(loader);
         long files = 0;

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,7 +19,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericMapData;
@@ -28,7 +26,6 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -44,11 +41,8 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -57,35 +51,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  * every file format, and upsert where the equality key is also the partition source.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class IcebergSinkTableShapesITCase {
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
-
-    @TempDir Path warehouse;
-    private SinkTestTables tables;
-
-    @BeforeEach
-    void setUp() {
-        tables = new SinkTestTables(warehouse);
-    }
+class IcebergSinkTableShapesITCase extends SinkITCaseBase {
 
     @Test
     void appendsAndUpsertsIntoAFormatV3Table() throws Exception {
         TableLoader loader = tables.create(SinkTestTables.BY_PART, 3);
-        StreamExecutionEnvironment env = IcebergSinkITCase.env();
-        IcebergSinkITCase.input(env, List.of(row(1, "a", "x"), row(2, "b", "y"), row(3, "c", "x")))
+        StreamExecutionEnvironment env = env();
+        input(env, List.of(row(1, "a", "x"), row(2, "b", "y"), row(3, "c", "x")))
                 .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
         env.execute("v3 append");
         assertThat(rows(loader)).containsExactly("1:a:x", "2:b:y", "3:c:x");
 
-        StreamExecutionEnvironment env2 = IcebergSinkITCase.env();
-        IcebergSinkITCase.input(
+        StreamExecutionEnvironment env2 = env();
+        input(
                         env2,
                         List.of(
                                 row(RowKind.UPDATE_AFTER, 1, "a2", "x"),
@@ -208,7 +186,7 @@ class IcebergSinkTableShapesITCase {
             input.add(nestedRow(i));
             expected.add(expectedNested(i));
         }
-        StreamExecutionEnvironment env = IcebergSinkITCase.env();
+        StreamExecutionEnvironment env = env();
         env.fromData(input, InternalTypeInfo.of(FlinkSchemaUtil.convert(NESTED)))
                 .setParallelism(1)
                 .sinkTo(
@@ -241,7 +219,7 @@ class IcebergSinkTableShapesITCase {
         // change i updates key i % 20 (several times per checkpoint and across checkpoints);
         // every 7th change of a key from change 300 on deletes it
         GeneratorFunction<Long, RowData> generator = i -> change(i, keys);
-        StreamExecutionEnvironment env = IcebergSinkITCase.env();
+        StreamExecutionEnvironment env = env();
         env.fromSource(
                         new DataGeneratorSource<>(
                                 generator,

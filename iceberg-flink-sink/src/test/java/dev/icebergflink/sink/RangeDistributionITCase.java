@@ -19,10 +19,8 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.PartitionSpec;
@@ -32,8 +30,6 @@ import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Range distribution over 4 writers with skewed sort keys: 80% of the rows have keys in a narrow
@@ -42,20 +38,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the input.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class RangeDistributionITCase {
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+class RangeDistributionITCase extends SinkITCaseBase {
 
     private static final int N = 4000;
     private static final int WRITERS = 4;
-
-    @TempDir Path warehouse;
 
     /** The sort key of row {@code id}: 80% in [0, 1000), 20% in [1000, 1_000_000); seeded. */
     static int key(long id) {
@@ -69,12 +55,11 @@ class RangeDistributionITCase {
 
     @Test
     void skewedKeysAreBalancedOverTheWritersByKeyRanges() throws Exception {
-        SinkTestTables tables = new SinkTestTables(warehouse);
         TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
         Table table = SinkTestTables.load(loader);
         table.replaceSortOrder().asc("data").commit();
 
-        StreamExecutionEnvironment env = IcebergSinkITCase.env();
+        StreamExecutionEnvironment env = env();
         GeneratorFunction<Long, RowData> generator = i -> row(i, data(i), "p");
         env.fromSource(
                         new DataGeneratorSource<>(
@@ -101,7 +86,7 @@ class RangeDistributionITCase {
         Map<Integer, Long> perWriter = new HashMap<>();
         List<Snapshot> snapshots = snapshots(loader);
         for (Snapshot snapshot : snapshots) {
-            for (DataFile file : IcebergSinkITCase.addedFiles(loader, snapshot)) {
+            for (DataFile file : addedFiles(loader, snapshot)) {
                 perWriter.merge(writer(file), file.recordCount(), Long::sum);
             }
         }
@@ -114,7 +99,7 @@ class RangeDistributionITCase {
         // the spans add up to about 4 times the union; by ranges they add up to about the union
         int ranged = 0;
         for (Snapshot snapshot : snapshots.subList(2, snapshots.size())) {
-            List<DataFile> files = IcebergSinkITCase.addedFiles(loader, snapshot);
+            List<DataFile> files = addedFiles(loader, snapshot);
             if (files.size() < WRITERS) {
                 continue;
             }

@@ -11,20 +11,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.TableLoader;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.iceberg.PartitionSpec;
@@ -37,11 +34,8 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -52,15 +46,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * covers neither of these cases.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class RequiredFieldsITCase {
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+class RequiredFieldsITCase extends SinkITCaseBase {
 
     /**
      * The test table's columns, all nullable on the Flink side, as a DataStream job may type them.
@@ -92,14 +78,6 @@ class RequiredFieldsITCase {
                                             "point",
                                             ROW(FIELD("x", INT()), FIELD("label", STRING()))))
                             .getLogicalType();
-
-    @TempDir Path warehouse;
-    private SinkTestTables tables;
-
-    @BeforeEach
-    void setUp() {
-        tables = new SinkTestTables(warehouse);
-    }
 
     @ParameterizedTest
     @ValueSource(strings = {"parquet", "orc", "avro"})
@@ -170,7 +148,7 @@ class RequiredFieldsITCase {
     private static void runJob(
             TableLoader loader, RowType type, List<RowData> input, String format, boolean upsert)
             throws Exception {
-        StreamExecutionEnvironment env = IcebergSinkITCase.env();
+        StreamExecutionEnvironment env = env();
         IcebergSink.Builder builder =
                 IcebergSink.forRowData().tableLoader(loader).set("write-format", format);
         if (upsert) {

@@ -22,17 +22,13 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.DistributionMode;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -43,26 +39,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * (non-restored state is not allowed), and the table then holds exactly the input.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class SinkUidSavepointITCase {
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+class SinkUidSavepointITCase extends SinkITCaseBase {
 
     private static final int N = 1200;
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
     @TempDir Path dir;
-    private SinkTestTables tables;
-
-    @BeforeEach
-    void setUp() {
-        tables = new SinkTestTables(dir.resolve("warehouse"));
-    }
 
     private static StreamExecutionEnvironment env(String savepoint) {
         Configuration conf = new Configuration();
@@ -133,7 +115,7 @@ class SinkUidSavepointITCase {
     void withoutASuffixFlinkGeneratesTheIds() {
         TableLoader loader = tables.create(BY_PART, 2);
         StreamExecutionEnvironment env = env(null);
-        IcebergSinkITCase.input(env, List.of(row(1, "a", "x")))
+        input(env, List.of(row(1, "a", "x")))
                 .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
         assertThat(env.getStreamGraph().getStreamNodes())
                 .extracting(StreamNode::getTransformationUID)
@@ -145,7 +127,7 @@ class SinkUidSavepointITCase {
         TableLoader first = tables.create(BY_PART, 2);
         TableLoader second = tables.create(BY_PART, 2);
         StreamExecutionEnvironment env = env(null);
-        DataStream<RowData> input = IcebergSinkITCase.input(env, List.of(row(1, "a", "x")));
+        DataStream<RowData> input = input(env, List.of(row(1, "a", "x")));
         input.sinkTo(IcebergSink.forRowData().tableLoader(first).uidSuffix("same").build());
         input.sinkTo(IcebergSink.forRowData().tableLoader(second).uidSuffix("same").build());
         assertThatThrownBy(env::getStreamGraph)
@@ -185,6 +167,6 @@ class SinkUidSavepointITCase {
         pipeline(second, loader, mode, true);
         second.execute("after the savepoint");
 
-        assertThat(rows(loader)).isEqualTo(IcebergSinkITCase.expected(N, 3));
+        assertThat(rows(loader)).isEqualTo(expected(N, 3));
     }
 }

@@ -7,6 +7,7 @@ import dev.icebergflink.table.options.ConnectorTableOptions;
 import dev.icebergflink.table.options.FlinkCatalogOptions;
 import dev.icebergflink.table.options.LegacySwitches;
 import dev.icebergflink.table.options.SqlOptions;
+import dev.icebergflink.table.sink.IcebergTableSink;
 import dev.icebergflink.table.sink.SqlWriteSettings;
 import dev.icebergflink.table.source.IcebergTableSource;
 import java.util.ArrayList;

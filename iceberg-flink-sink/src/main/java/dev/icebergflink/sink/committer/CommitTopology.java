@@ -1,8 +1,5 @@
 package dev.icebergflink.sink.committer;
 
-import dev.icebergflink.TableLoader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.UUID;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -65,15 +62,18 @@ public final class CommitTopology {
         return aggregated.global();
     }
 
-    /** The stable uid of the aggregation operator: {@code iceberg-aggregator-<suffix>}. */
+    /**
+     * The stable uid of the aggregation operator: {@code iceberg-aggregator-<suffix>}.
+     *
+     * @throws IllegalArgumentException when the settings carry no uid suffix (the sink always gives
+     *     one: {@code uid-suffix}, else the table name)
+     */
     public static String aggregatorUid(CommitterSettings settings) {
         String suffix = settings.uidSuffix();
         if (suffix.isEmpty()) {
-            try (TableLoader loader = settings.tableLoader().clone()) {
-                suffix = loader.loadTable().name();
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot close the loader of the sink's table", e);
-            }
+            throw new IllegalArgumentException(
+                    "The commit topology needs a uid suffix in its CommitterSettings (the sink"
+                            + " passes 'uid-suffix', else the table name)");
         }
         return AGGREGATOR_ROLE + "-" + suffix;
     }

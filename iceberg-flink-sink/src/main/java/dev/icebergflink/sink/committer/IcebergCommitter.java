@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
@@ -99,8 +98,6 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
 
     private Table table;
     private int continuousEmptyCheckpoints;
-    private Consumer<IcebergCommittable> beforeCommitHook = CommitterTestHooks::beforeCommit;
-    private Consumer<IcebergCommittable> afterCommitHook = CommitterTestHooks::afterCommit;
 
     /** A committer for the settings' table, with its metrics on {@code metricGroup}. */
     public IcebergCommitter(CommitterSettings settings, MetricGroup metricGroup) {
@@ -152,7 +149,7 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
                 // a restart would restore the same committable: fail the job once
                 request.signalFailedWithUnknownReason(new SuppressRestartsException(e));
                 blocked = true;
-            } catch (ValidationException | IllegalStateException e) {
+            } catch (ValidationException | UncommittableException e) {
                 metrics.failed();
                 LOG.error("Commit of {} failed and cannot be retried", committable, e);
                 request.signalFailedWithUnknownReason(e);
@@ -205,7 +202,7 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
                     Long.toString(committable.checkpointId()));
         }
         update.toBranch(branch);
-        beforeCommitHook.accept(committable);
+        CommitterTestHooks.beforeCommit(committable);
         try {
             commitChecked(current, update, committable, head);
         } catch (AlreadyCommittedException e) {
@@ -213,7 +210,7 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
             deleteManifests(current, committable);
             return false;
         }
-        afterCommitHook.accept(committable);
+        CommitterTestHooks.afterCommit(committable);
         long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         metrics.succeeded(durationMs);
         continuousEmptyCheckpoints = 0;
@@ -299,7 +296,7 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
         CommitMode mode = settings.mode();
         if (mode != CommitMode.ROW_DELTA
                 && (!deleteFiles.isEmpty() || !rewrittenDeletes.isEmpty())) {
-            throw new IllegalStateException(
+            throw new UncommittableException(
                     "Commit mode "
                             + mode
                             + " cannot commit delete files, but checkpoint "
@@ -375,16 +372,6 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
             table = ProgressCheckedOperations.wrap(tableLoader.loadTable());
         }
         return table;
-    }
-
-    /**
-     * Test hooks run right before and right after Iceberg's commit of a committable (e.g. a
-     * concurrent commit by another writer, or a failure after a commit that succeeded).
-     */
-    void setTestHooks(
-            Consumer<IcebergCommittable> beforeCommit, Consumer<IcebergCommittable> afterCommit) {
-        this.beforeCommitHook = beforeCommit;
-        this.afterCommitHook = afterCommit;
     }
 
     /** The committer's metrics (tests). */

@@ -14,9 +14,14 @@ import org.apache.iceberg.util.StructLikeMap;
  * Keeps one open rolling file writer per partition of one spec (a fanout: rows need not arrive
  * sorted by partition), or a single writer for an unpartitioned spec.
  *
- * <p>It exists because Iceberg's fanout base class is not public and equality-delete files need the
- * same per-partition fanout as data files. Partition keys are copied before they are kept, so
- * callers may reuse their key object.
+ * <p>It exists because Iceberg core's {@code org.apache.iceberg.io.FanoutWriter} cannot be built
+ * on: the class is package-private (Iceberg 1.11), and its public subclasses ({@code
+ * FanoutDataWriter}, the position-delete fanouts) write through a {@code FileWriterFactory} and
+ * hide their per-partition writers. The sink needs what they hide: equality-delete files take the
+ * same per-partition fanout as data files, {@link PartitionedRowWriter} keeps a partition's open
+ * writer ({@link #writerFor}) to write more rows into it, and the bounded-memory upsert test checks
+ * that only one writer per partition is open ({@link #openWriters}). Partition keys are copied
+ * before they are kept, so callers may reuse their key object.
  *
  * @param <T> the rows written
  * @param <R> the result of one file writer

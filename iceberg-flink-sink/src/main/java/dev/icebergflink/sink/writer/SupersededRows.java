@@ -1,19 +1,10 @@
 package dev.icebergflink.sink.writer;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.PriorityQueue;
 import java.util.function.LongConsumer;
 
 /**
@@ -51,21 +42,16 @@ final class SupersededRows implements Closeable {
      */
     private static final int ENTRY_OVERHEAD = Integer.BYTES + 2 * Long.BYTES;
 
-    /** Bits of the key hash sorted per radix pass: three passes cover the 32 bits. */
-    private static final int RADIX_BITS = 11;
-
     /** Groups of entries of one hash up to this size are sorted by insertion. */
     private static final int INSERTION_SORT_MAX = 16;
 
     private static final int INITIAL_ENTRIES = 1024;
-    private static final int SPILL_BUFFER = 64 * 1024;
 
     /** Runs that are merged into one as soon as there are this many. */
-    static final int MAX_MERGED_RUNS = 64;
+    static final int MAX_MERGED_RUNS = SpilledKeyRuns.MAX_MERGED_RUNS;
 
     private final long memoryBudget;
-    private final Path spillDirectory;
-    private final List<Path> runs = new ArrayList<>();
+    private final SpilledKeyRuns runs;
 
     private byte[] arena = new byte[INITIAL_ENTRIES * 16];
     private int arenaUsed;
@@ -76,7 +62,6 @@ final class SupersededRows implements Closeable {
     private long[] sortScratch = new long[0];
     private int count;
     private long recorded;
-    private int spilledRuns;
     private long comparisons;
     private long largestGroupBytes;
     private boolean resolved;
@@ -91,7 +76,7 @@ final class SupersededRows implements Closeable {
                     "The memory budget must be at least 1 KiB, not " + memoryBudget);
         }
         this.memoryBudget = memoryBudget;
-        this.spillDirectory = spillDirectory;
+        this.runs = new SpilledKeyRuns(spillDirectory);
     }
 
     /**
@@ -124,7 +109,7 @@ final class SupersededRows implements Closeable {
 
     /** Comparisons of two keys' bytes so far (tests of the work bound). */
     long keyComparisons() {
-        return comparisons;
+        return comparisons + runs.keyComparisons();
     }
 
     /** The most bytes of keys the grouping of {@link #resolve} held at once (tests). */
@@ -134,7 +119,7 @@ final class SupersededRows implements Closeable {
 
     /** Runs spilled so far, including those already merged and removed (tests). */
     int spilledRuns() {
-        return spilledRuns;
+        return runs.spilledRuns();
     }
 
     /**
@@ -170,8 +155,7 @@ final class SupersededRows implements Closeable {
                 spill();
             }
             // the runs stay listed until merged: if the merge fails, close() removes them
-            merge(new ArrayList<>(runs), group);
-            runs.clear();
+            runs.mergeAll(group);
         }
         release();
     }
@@ -179,22 +163,7 @@ final class SupersededRows implements Closeable {
     @Override
     public void close() throws IOException {
         release();
-        IOException failure = null;
-        for (Path run : runs) {
-            try {
-                Files.deleteIfExists(run);
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        runs.clear();
-        if (failure != null) {
-            throw failure;
-        }
+        runs.close();
     }
 
     private void record(byte[] key, int length, long location) {
@@ -242,14 +211,14 @@ final class SupersededRows implements Closeable {
             spill();
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "Could not spill upsert keys to the directory " + spillDirectory, e);
+                    "Could not spill upsert keys to the directory " + runs.directory(), e);
         }
     }
 
     /** Sorts the buffered entries and writes them as one run; empties the buffer. */
     private void spill() throws IOException {
         sortEntries();
-        try (RunWriter out = newRun()) {
+        try (KeyEntrySink.RunWriter out = runs.newRun()) {
             for (int i = 0; i < count; i++) {
                 long sortKey = sortKeys[i];
                 int entry = (int) sortKey;
@@ -265,16 +234,8 @@ final class SupersededRows implements Closeable {
         }
         count = 0;
         arenaUsed = 0;
-        if (runs.size() >= MAX_MERGED_RUNS) {
-            // keep the number of open files of the final merge bounded: the merged run takes
-            // the place of the runs it merged, which all came before the runs still to come
-            // (the runs stay listed until merged, so that close() removes them after a failure)
-            List<Path> merged = new ArrayList<>(runs);
-            try (RunWriter out = newRun()) {
-                merge(merged, out);
-            }
-            runs.removeAll(merged);
-        }
+        // the runs stay listed until merged, so that close() removes them after a failure
+        runs.compactIfMany();
     }
 
     /**
@@ -358,94 +319,16 @@ final class SupersededRows implements Closeable {
         return Arrays.compareUnsigned(a, aFrom, aTo, b, bFrom, bTo);
     }
 
-    /**
-     * Orders the buffered sort keys by key hash (as a signed int, the order the merge uses),
-     * keeping arrival order among equal hashes: a stable least-significant-digit radix sort of the
-     * hash bits, which sorts the buffer in a few linear passes (a comparison sort of a few hundred
-     * thousand keys took a tenth of a second, a noticeable part of a batch upsert's writer time).
-     */
+    /** Orders the buffered sort keys by key hash, keeping arrival order among equal hashes. */
     private void sortByHash() {
         if (sortScratch.length < count) {
             sortScratch = new long[sortKeys.length];
         }
-        long[] from = sortKeys;
-        long[] to = sortScratch;
-        int[] starts = new int[1 << RADIX_BITS];
-        for (int shift = Integer.SIZE; shift < Long.SIZE; shift += RADIX_BITS) {
-            Arrays.fill(starts, 0);
-            for (int i = 0; i < count; i++) {
-                starts[digit(from[i], shift)]++;
-            }
-            int next = 0;
-            for (int d = 0; d < starts.length; d++) {
-                int size = starts[d];
-                starts[d] = next;
-                next += size;
-            }
-            for (int i = 0; i < count; i++) {
-                long key = from[i];
-                to[starts[digit(key, shift)]++] = key;
-            }
-            long[] swap = from;
-            from = to;
-            to = swap;
+        long[] sorted = HashRadixSort.sort(sortKeys, sortScratch, count);
+        if (sorted != sortKeys) {
+            sortScratch = sortKeys;
+            sortKeys = sorted;
         }
-        sortKeys = from;
-        sortScratch = to;
-    }
-
-    /** One radix digit of a sort key's hash; the sign bit is flipped so that signed order holds. */
-    private static int digit(long sortKey, int shift) {
-        return (int) ((sortKey ^ Long.MIN_VALUE) >>> shift) & ((1 << RADIX_BITS) - 1);
-    }
-
-    private RunWriter newRun() throws IOException {
-        Files.createDirectories(spillDirectory);
-        Path run = Files.createTempFile(spillDirectory, "iceberg-upsert-keys-", ".run");
-        runs.add(run);
-        spilledRuns++;
-        return new RunWriter(run);
-    }
-
-    /**
-     * Merges {@code merged} by key hash, key bytes, then run: every key's entries reach {@code out}
-     * one after the other, in arrival order. Removes the merged runs once merged.
-     */
-    private void merge(List<Path> merged, EntrySink out) throws IOException {
-        PriorityQueue<RunReader> heads =
-                new PriorityQueue<>(Math.max(1, merged.size()), this::compareHeads);
-        List<RunReader> readers = new ArrayList<>();
-        try {
-            for (int run = 0; run < merged.size(); run++) {
-                RunReader reader = new RunReader(merged.get(run), run);
-                readers.add(reader);
-                if (reader.next()) {
-                    heads.add(reader);
-                }
-            }
-            while (!heads.isEmpty()) {
-                RunReader head = heads.poll();
-                out.accept(head.hash, head.key, 0, head.keyLength, head.location);
-                if (head.next()) {
-                    heads.add(head);
-                }
-            }
-        } finally {
-            for (RunReader reader : readers) {
-                reader.close();
-            }
-        }
-        for (Path run : merged) {
-            Files.deleteIfExists(run);
-        }
-    }
-
-    private int compareHeads(RunReader a, RunReader b) {
-        if (a.hash != b.hash) {
-            return Integer.compare(a.hash, b.hash);
-        }
-        int order = compareKeys(a.key, 0, a.keyLength, b.key, 0, b.keyLength);
-        return order != 0 ? order : Integer.compare(a.run, b.run);
     }
 
     private void release() {
@@ -492,7 +375,7 @@ final class SupersededRows implements Closeable {
      * by another change: the key's next change supersedes that row. Entries come grouped by key, so
      * one key is all it holds.
      */
-    private final class KeyGroup implements EntrySink {
+    private final class KeyGroup implements KeyEntrySink {
         private final LongConsumer superseded;
         private boolean started;
         private int hash;
@@ -524,74 +407,6 @@ final class SupersededRows implements Closeable {
             System.arraycopy(bytes, start, key, 0, length);
             keyLength = length;
             pending = location;
-        }
-    }
-
-    /** Takes entries in (hash, key bytes, arrival) order. */
-    private interface EntrySink {
-        void accept(int hash, byte[] bytes, int start, int length, long location)
-                throws IOException;
-    }
-
-    /** Writes one run, entry by entry, in the order given. */
-    private static final class RunWriter implements EntrySink, Closeable {
-        private final DataOutputStream out;
-
-        RunWriter(Path path) throws IOException {
-            this.out =
-                    new DataOutputStream(
-                            new BufferedOutputStream(Files.newOutputStream(path), SPILL_BUFFER));
-        }
-
-        @Override
-        public void accept(int hash, byte[] bytes, int start, int length, long location)
-                throws IOException {
-            out.writeInt(hash);
-            out.writeInt(length);
-            out.write(bytes, start, length);
-            out.writeLong(location);
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.close();
-        }
-    }
-
-    /** Reads one spilled run, entry by entry. */
-    private static final class RunReader implements Closeable {
-        private final DataInputStream in;
-        private final int run;
-        private int hash;
-        private byte[] key = new byte[16];
-        private int keyLength;
-        private long location;
-
-        RunReader(Path path, int run) throws IOException {
-            this.in =
-                    new DataInputStream(
-                            new BufferedInputStream(Files.newInputStream(path), SPILL_BUFFER));
-            this.run = run;
-        }
-
-        boolean next() throws IOException {
-            try {
-                hash = in.readInt();
-            } catch (EOFException end) {
-                return false;
-            }
-            keyLength = in.readInt();
-            if (key.length < keyLength) {
-                key = new byte[Math.max(keyLength, key.length * 2)];
-            }
-            in.readFully(key, 0, keyLength);
-            location = in.readLong();
-            return true;
-        }
-
-        @Override
-        public void close() throws IOException {
-            in.close();
         }
     }
 }

@@ -1,11 +1,10 @@
 package dev.icebergflink.table.sink;
 
-import dev.icebergflink.options.ConnectorOption;
-import dev.icebergflink.options.OptionResolver;
-import dev.icebergflink.options.OptionSource;
 import dev.icebergflink.options.OptionValidation;
 import dev.icebergflink.sink.FlinkWriteConf;
 import dev.icebergflink.sink.FlinkWriteOptions;
+import dev.icebergflink.sink.WriteModeRules;
+import dev.icebergflink.sink.WriteRuleViolation;
 import dev.icebergflink.table.options.SqlOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,9 +14,9 @@ import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
-import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.types.Types;
 
 /**
  * The write settings of one SQL {@code INSERT} into an Iceberg table, resolved and checked while
@@ -31,34 +30,31 @@ import org.apache.iceberg.TableUtil;
  * write-parallelism}.
  *
  * <p>Upsert in SQL keys rows by the table's {@code PRIMARY KEY}: it needs one, a format v2+ table,
- * and every partition source column among the key columns.
+ * and every partition source column among the key columns. These are the sink's own rules ({@link
+ * WriteModeRules}), worded in SQL terms by {@link SqlWriteRules}. The resolved options and the
+ * loaded table are handed on to the sink ({@link IcebergTableSink}), which does not resolve them
+ * again.
  */
 @Internal
 public final class SqlWriteSettings {
 
     private final String tableName;
+    private final Table table;
     private final Map<String, String> writeOptions;
     private final FlinkWriteConf conf;
     private final List<String> primaryKey;
-    private final int formatVersion;
-    private final ReadableConfig flinkConfig;
-    private final String upsertEnabledBy;
 
     private SqlWriteSettings(
             String tableName,
+            Table table,
             Map<String, String> writeOptions,
-            ReadableConfig flinkConfig,
             FlinkWriteConf conf,
-            List<String> primaryKey,
-            int formatVersion,
-            String upsertEnabledBy) {
+            List<String> primaryKey) {
         this.tableName = tableName;
-        this.upsertEnabledBy = upsertEnabledBy;
+        this.table = table;
         this.writeOptions = writeOptions;
-        this.flinkConfig = flinkConfig;
         this.conf = conf;
         this.primaryKey = primaryKey;
-        this.formatVersion = formatVersion;
     }
 
     /**
@@ -87,18 +83,9 @@ public final class SqlWriteSettings {
                     String.format("Cannot write to table %s: %s", tableName, e.getMessage()), e);
         }
         SqlWriteSettings settings =
-                new SqlWriteSettings(
-                        tableName,
-                        writeOptions,
-                        flinkConfig,
-                        conf,
-                        List.copyOf(primaryKey),
-                        TableUtil.formatVersion(table),
-                        describeSource(
-                                new OptionResolver(writeOptions, flinkConfig, table.properties()),
-                                FlinkWriteOptions.UPSERT_ENABLED));
+                new SqlWriteSettings(tableName, table, writeOptions, conf, List.copyOf(primaryKey));
         if (conf.upsert()) {
-            settings.checkUpsert(table);
+            settings.checkUpsert();
         }
         return settings;
     }
@@ -134,54 +121,20 @@ public final class SqlWriteSettings {
         return options;
     }
 
-    private void checkUpsert(Table table) {
-        String enabledBy = upsertEnabledBy;
-        if (primaryKey.isEmpty()) {
-            throw new ValidationException(
-                    String.format(
-                            "Cannot write to table %s in upsert mode (enabled by %s): upsert"
-                                    + " replaces rows by their primary key, but the table has no"
-                                    + " PRIMARY KEY; declare PRIMARY KEY (...) NOT ENFORCED, or"
-                                    + " set 'upsert-enabled'='false'",
-                            tableName, enabledBy));
-        }
-        if (formatVersion < 2) {
-            throw new ValidationException(
-                    String.format(
-                            "Cannot write to table %s in upsert mode (enabled by %s): upsert"
-                                    + " writes delete files, which need Iceberg format version"
-                                    + " 2 or later, but the table is format v%d; upgrade it with"
-                                    + " ALTER TABLE ... SET ('format-version'='2'), or set"
-                                    + " 'upsert-enabled'='false'",
-                            tableName, enabledBy, formatVersion));
-        }
-        List<String> outside = new ArrayList<>();
-        for (PartitionField field : table.spec().fields()) {
-            String source = table.schema().findColumnName(field.sourceId());
-            if (!primaryKey.contains(source) && !outside.contains(source)) {
-                outside.add(source);
+    /** The sink's upsert rules, with the primary key as the equality fields. */
+    private void checkUpsert() {
+        List<Integer> keyIds = new ArrayList<>();
+        for (String column : primaryKey) {
+            Types.NestedField field = table.schema().findField(column);
+            if (field != null) {
+                keyIds.add(field.fieldId());
             }
         }
-        if (!outside.isEmpty()) {
-            throw new ValidationException(
-                    String.format(
-                            "Cannot write to table %s in upsert mode (enabled by %s): the table is"
-                                    + " partitioned by column(s) %s, which are not in the PRIMARY"
-                                    + " KEY %s; in upsert mode every partition source column must"
-                                    + " be a primary key column",
-                            tableName, enabledBy, outside, primaryKey));
-        }
-    }
-
-    private static String describeSource(OptionResolver resolver, ConnectorOption<?> option) {
-        OptionSource source = resolver.sourceOf(option);
-        switch (source) {
-            case TABLE_PROPERTY:
-                return source.describe(option.tableProperty().orElse(option.key()));
-            case FLINK_CONFIGURATION:
-                return source.describe(option.flinkConfigKey().orElse(option.key()));
-            default:
-                return source.describe(option.key());
+        try {
+            WriteModeRules.checkUpsert(
+                    TableUtil.formatVersion(table), table.schema(), table.spec(), keyIds);
+        } catch (WriteRuleViolation e) {
+            throw SqlWriteRules.toValidation(tableName, e, upsertEnabledBy(), "upsert");
         }
     }
 
@@ -195,9 +148,9 @@ public final class SqlWriteSettings {
         return writeOptions;
     }
 
-    /** The session configuration (the Flink-configuration layer of option resolution). */
-    public ReadableConfig flinkConfig() {
-        return flinkConfig;
+    /** The Iceberg table, as loaded while the statement was planned. */
+    public Table table() {
+        return table;
     }
 
     /** The resolved write options. */
@@ -212,7 +165,7 @@ public final class SqlWriteSettings {
 
     /** Where upsert mode was set, e.g. {@code table property 'write.upsert.enabled'}. */
     public String upsertEnabledBy() {
-        return upsertEnabledBy;
+        return conf.upsertEnabledBy();
     }
 
     /** Whether the {@code overwrite-enabled} option asks for overwrite. */
@@ -227,7 +180,7 @@ public final class SqlWriteSettings {
 
     /** The Iceberg format version of the table. */
     public int formatVersion() {
-        return formatVersion;
+        return TableUtil.formatVersion(table);
     }
 
     /** The writer parallelism ({@code write-parallelism} or {@code sink.parallelism}), or null. */

@@ -1,4 +1,4 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.sink;
 
 import static dev.icebergflink.table.testing.SinkTestSupport.dataFiles;
 import static dev.icebergflink.table.testing.SinkTestSupport.icebergRows;

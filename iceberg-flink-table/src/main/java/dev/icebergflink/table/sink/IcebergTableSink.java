@@ -1,8 +1,11 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.sink;
 
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.sink.IcebergSink;
-import dev.icebergflink.table.sink.SqlWriteSettings;
+import dev.icebergflink.sink.SinkAssembly;
+import dev.icebergflink.sink.SinkPlan;
+import dev.icebergflink.sink.WriteModeRules;
+import dev.icebergflink.sink.WriteRuleViolation;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +44,11 @@ import org.apache.flink.types.RowKind;
  *
  * <p>Rows arrive in the declared column types (e.g. {@code TINYINT}, {@code CHAR(n)} over Iceberg
  * {@code int} and {@code string}); the sink writes them as the Iceberg column types.
+ *
+ * <p>The sink is made from the options and table {@link SqlWriteSettings} resolved while planning:
+ * the statement's overwrite, static partition and insert-only input complete them into a {@link
+ * SinkPlan}, which runs the same rules as the DataStream builder; broken rules are reworded in SQL
+ * terms ({@link SqlWriteRules}).
  */
 @Internal
 public final class IcebergTableSink
@@ -64,7 +72,7 @@ public final class IcebergTableSink
     /**
      * @param loader the loader of the Iceberg table
      * @param declared the declared physical row type of the table (the type of incoming rows)
-     * @param settings the resolved write settings
+     * @param settings the resolved write settings, with the table loaded while planning
      * @param partitionColumns the partition source columns of the Iceberg table, in spec order
      *     (empty when unpartitioned)
      * @param streamingMode whether the statement runs in streaming mode
@@ -128,35 +136,33 @@ public final class IcebergTableSink
                 };
     }
 
-    /** The {@link IcebergSink} for this statement. */
+    /** The {@link IcebergSink} for this statement, from the settings resolved while planning. */
     IcebergSink createSink() {
-        IcebergSink.Builder builder =
-                IcebergSink.forRowData()
-                        .tableLoader(loader)
-                        .tableSchema(
-                                ResolvedSchema.physical(
-                                        declared.getFieldNames(),
-                                        declared.getChildren().stream()
-                                                .map(TypeConversions::fromLogicalToDataType)
-                                                .toList()))
-                        .flinkConf(settings.flinkConfig())
-                        .setAll(settings.writeOptions());
-        if (!settings.primaryKey().isEmpty()) {
-            builder.equalityFieldColumns(settings.primaryKey());
-        }
-        if (insertOnlyInput()) {
-            builder.insertOnly(true);
-        }
-        if (overwrite) {
-            if (!partitionColumns.isEmpty()
-                    && staticPartition.keySet().containsAll(partitionColumns)) {
-                builder.overwritePartition(staticPartition);
-            } else {
-                builder.overwrite(true);
-            }
-        }
+        boolean staticOverwrite =
+                overwrite
+                        && !partitionColumns.isEmpty()
+                        && staticPartition.keySet().containsAll(partitionColumns);
+        SinkPlan.Request request =
+                new SinkPlan.Request(
+                        ResolvedSchema.physical(
+                                declared.getFieldNames(),
+                                declared.getChildren().stream()
+                                        .map(TypeConversions::fromLogicalToDataType)
+                                        .toList()),
+                        settings.primaryKey(),
+                        insertOnlyInput(),
+                        staticOverwrite ? staticPartition : null,
+                        Map.of());
         try {
-            return builder.build();
+            SinkPlan plan =
+                    SinkPlan.resolve(
+                            settings.table(),
+                            settings.writeConf().withOverwrite(overwriting()),
+                            request);
+            return SinkAssembly.assemble(loader, plan);
+        } catch (WriteRuleViolation e) {
+            throw SqlWriteRules.toValidation(
+                    settings.tableName(), e, settings.upsertEnabledBy(), overwriteBy());
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(
                     String.format(
@@ -187,13 +193,11 @@ public final class IcebergTableSink
                                     + " SET 'execution.runtime-mode'='batch', or use INSERT INTO",
                             settings.tableName(), what));
         }
-        if (settings.upsert()) {
-            throw new ValidationException(
-                    String.format(
-                            "Table %s: %s cannot be combined with upsert mode (enabled by %s):"
-                                    + " overwrite replaces partitions, upsert replaces rows by"
-                                    + " key; set 'upsert-enabled'='false' for this statement",
-                            settings.tableName(), what, settings.upsertEnabledBy()));
+        try {
+            WriteModeRules.checkModes(true, settings.upsert(), false, false, false);
+        } catch (WriteRuleViolation e) {
+            throw SqlWriteRules.toValidation(
+                    settings.tableName(), e, settings.upsertEnabledBy(), what);
         }
     }
 
@@ -228,6 +232,10 @@ public final class IcebergTableSink
 
     private boolean overwriting() {
         return overwrite || settings.overwriteOption();
+    }
+
+    private String overwriteBy() {
+        return overwrite ? "INSERT OVERWRITE" : "option 'overwrite-enabled'='true'";
     }
 
     /** The static partition of the {@code PARTITION} clause (empty for none). */
