@@ -1,7 +1,7 @@
 package dev.icebergflink.table.catalog;
 
-import dev.icebergflink.table.IcebergTableResolver;
-import dev.icebergflink.table.ResolvedIcebergTable;
+import dev.icebergflink.table.connector.IcebergTableResolver;
+import dev.icebergflink.table.connector.ResolvedIcebergTable;
 import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.options.QueryPaths;
 import dev.icebergflink.table.options.SqlOptions;

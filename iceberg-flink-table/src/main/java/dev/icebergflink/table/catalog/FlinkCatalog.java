@@ -2,7 +2,7 @@ package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.TableLoader;
-import dev.icebergflink.table.FlinkDynamicTableFactory;
+import dev.icebergflink.table.connector.FlinkDynamicTableFactory;
 import dev.icebergflink.table.options.CatalogSettings;
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.connector;
 
 import static dev.icebergflink.table.testing.TableData.row;
 import static org.assertj.core.api.Assertions.assertThat;

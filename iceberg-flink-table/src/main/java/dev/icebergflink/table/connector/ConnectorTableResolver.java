@@ -1,4 +1,4 @@
-package dev.icebergflink.table;
+package dev.icebergflink.table.connector;
 
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.FlinkSchemaUtil;
