@@ -62,8 +62,8 @@ public final class ContentFileCodec {
             throws IOException {
         out.writeInt(file.specId());
         LengthPrefixedStrings.write(ContentFileParser.toJson(file, spec), out);
-        writeNullableLong(file.dataSequenceNumber(), out);
-        writeNullableLong(file.fileSequenceNumber(), out);
+        OptionalLongs.write(file.dataSequenceNumber(), out);
+        OptionalLongs.write(file.fileSequenceNumber(), out);
     }
 
     /**
@@ -98,8 +98,8 @@ public final class ContentFileCodec {
         // looked up before the JSON is parsed, so that a missing spec is reloaded first
         var specs = metadata.specsIncluding(specId);
         String json = LengthPrefixedStrings.read(in);
-        Long dataSequenceNumber = readNullableLong(in);
-        Long fileSequenceNumber = readNullableLong(in);
+        Long dataSequenceNumber = OptionalLongs.read(in);
+        Long fileSequenceNumber = OptionalLongs.read(in);
         ContentFile<?> file = ContentFileParser.fromJson(parse(json), specs);
         return new Sequenced(file, dataSequenceNumber, fileSequenceNumber);
     }
@@ -123,17 +123,6 @@ public final class ContentFileCodec {
                             + file.location());
         }
         return type.cast(file);
-    }
-
-    private static void writeNullableLong(Long value, DataOutputView out) throws IOException {
-        out.writeBoolean(value != null);
-        if (value != null) {
-            out.writeLong(value);
-        }
-    }
-
-    private static Long readNullableLong(DataInputView in) throws IOException {
-        return in.readBoolean() ? in.readLong() : null;
     }
 
     /** A file read in the sequenced form, before its sequence numbers are put back. */

@@ -1,5 +1,6 @@
 package dev.icebergflink.maintenance.rewrite;
 
+import dev.icebergflink.data.OpenedFiles;
 import dev.icebergflink.data.row.RowDataPartitioner;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -12,10 +13,6 @@ import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.deletes.EqualityDeleteWriter;
-import org.apache.iceberg.deletes.PositionDeleteWriter;
-import org.apache.iceberg.encryption.EncryptedOutputFile;
-import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -46,7 +43,7 @@ final class RewrittenFilesWriter {
     private final long targetFileSize;
     private final Map<StructLike, RollingDataWriter<RowData>> partitionWriters;
     private final List<RollingDataWriter<RowData>> openWriters = new ArrayList<>();
-    private final List<String> openedLocations = new ArrayList<>();
+    private final OpenedFiles opened = new OpenedFiles();
     private RollingDataWriter<RowData> unpartitionedWriter;
 
     /**
@@ -69,7 +66,7 @@ final class RewrittenFilesWriter {
                         ? rowType
                         : new RowType(rowType.getFields().subList(0, tableWidth));
         this.partitioner = new RowDataPartitioner(spec, table.schema(), tableType);
-        this.writers = new Recording(writers);
+        this.writers = opened.recording(writers);
         this.files = files;
         this.io = table.io();
         this.targetFileSize = targetFileSize;
@@ -109,14 +106,7 @@ final class RewrittenFilesWriter {
             }
         }
         openWriters.clear();
-        for (String location : openedLocations) {
-            try {
-                io.deleteFile(location);
-            } catch (RuntimeException e) {
-                failure.addSuppressed(e);
-            }
-        }
-        openedLocations.clear();
+        opened.deleteAll(io, failure);
     }
 
     private RollingDataWriter<RowData> writerFor(RowData row) {
@@ -141,33 +131,5 @@ final class RewrittenFilesWriter {
                 new RollingDataWriter<>(writers, files, io, targetFileSize, spec, partition);
         openWriters.add(writer);
         return writer;
-    }
-
-    /** Records the location of each file before its writer is created, then delegates. */
-    private final class Recording implements FileWriterFactory<RowData> {
-        private final FileWriterFactory<RowData> delegate;
-
-        private Recording(FileWriterFactory<RowData> delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public DataWriter<RowData> newDataWriter(
-                EncryptedOutputFile file, PartitionSpec fileSpec, StructLike partition) {
-            openedLocations.add(file.encryptingOutputFile().location());
-            return delegate.newDataWriter(file, fileSpec, partition);
-        }
-
-        @Override
-        public EqualityDeleteWriter<RowData> newEqualityDeleteWriter(
-                EncryptedOutputFile file, PartitionSpec fileSpec, StructLike partition) {
-            throw new UnsupportedOperationException("A rewrite writes no delete files");
-        }
-
-        @Override
-        public PositionDeleteWriter<RowData> newPositionDeleteWriter(
-                EncryptedOutputFile file, PartitionSpec fileSpec, StructLike partition) {
-            throw new UnsupportedOperationException("A rewrite writes no delete files");
-        }
     }
 }

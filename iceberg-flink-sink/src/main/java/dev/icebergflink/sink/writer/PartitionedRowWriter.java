@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.writer;
 
+import dev.icebergflink.data.OpenedFiles;
 import dev.icebergflink.data.row.RowDataPartitioner;
 import java.io.IOException;
 import java.util.ArrayList;

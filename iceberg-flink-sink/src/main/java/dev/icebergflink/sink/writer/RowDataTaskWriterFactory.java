@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.writer;
 
+import dev.icebergflink.data.OpenedFiles;
 import dev.icebergflink.data.RowDataFileWriterFactory;
 import dev.icebergflink.sink.distribution.EqualityKeyBytes;
 import java.io.Serializable;

@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.writer;
 
+import dev.icebergflink.data.OpenedFiles;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

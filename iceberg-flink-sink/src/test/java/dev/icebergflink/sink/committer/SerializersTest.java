@@ -3,6 +3,7 @@ package dev.icebergflink.sink.committer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.sink.GoldenFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Arrays;

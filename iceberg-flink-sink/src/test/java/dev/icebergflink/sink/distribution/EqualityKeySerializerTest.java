@@ -3,6 +3,7 @@ package dev.icebergflink.sink.distribution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.sink.GoldenFiles;
 import java.io.IOException;
 import java.util.Random;
 import org.apache.flink.api.common.typeutils.SerializerTestBase;
@@ -116,6 +117,36 @@ class EqualityKeySerializerTest {
         assertThatThrownBy(() -> new EqualityKeySerializer(0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("got 0");
+    }
+
+    /**
+     * The serializer's snapshot is in every savepoint of an upsert job's de-duplication, and its
+     * keys are the keyed state's keys: both byte forms are pinned. Regenerate (only for a NEW
+     * version, as a new file) with {@code -Dgolden.regenerate=true} from the module directory.
+     */
+    @Test
+    void snapshotAndKeyBytesMatchTheGoldenFiles() throws IOException {
+        DataOutputSerializer snapshot = new DataOutputSerializer(64);
+        TypeSerializerSnapshot.writeVersionedSnapshot(
+                snapshot, new EqualityKeySerializer(8).snapshotConfiguration());
+        byte[] goldenSnapshot =
+                GoldenFiles.assertGolden(
+                        "equality-key-serializer-snapshot", 1, snapshot.getCopyOfBuffer());
+        assertThat(
+                        TypeSerializerSnapshot.<EqualityKey>readVersionedSnapshot(
+                                        new DataInputDeserializer(goldenSnapshot),
+                                        getClass().getClassLoader())
+                                .restoreSerializer())
+                .isEqualTo(new EqualityKeySerializer(8));
+
+        EqualityKeySerializer variable = new EqualityKeySerializer(-1);
+        EqualityKey key = new EqualityKey(new byte[] {1, 2, 3, 4, 5});
+        DataOutputSerializer keyBytes = new DataOutputSerializer(16);
+        variable.serialize(key, keyBytes);
+        byte[] goldenKey =
+                GoldenFiles.assertGolden(
+                        "equality-key-variable-length", 1, keyBytes.getCopyOfBuffer());
+        assertThat(variable.deserialize(new DataInputDeserializer(goldenKey))).isEqualTo(key);
     }
 
     @Test

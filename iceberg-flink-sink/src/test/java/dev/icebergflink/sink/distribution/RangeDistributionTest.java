@@ -2,10 +2,8 @@ package dev.icebergflink.sink.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.sink.GoldenFiles;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -210,16 +208,9 @@ class RangeDistributionTest {
         RangeCoordinatorState state =
                 new RangeCoordinatorState(
                         42L, 3, List.of(CODEC.encode(id(10)), CODEC.encode(id(2000))));
-        byte[] bytes = serializer.serialize(state);
-        Path path =
-                Paths.get("src", "test", "resources", "golden", "range-coordinator-state-v1.bin");
-        if (Boolean.getBoolean("golden.regenerate")) {
-            Files.createDirectories(path.getParent());
-            Files.write(path, bytes);
-        }
         assertThat(serializer.getVersion()).isEqualTo(RangeCoordinatorStateSerializer.VERSION_1);
-        byte[] golden = Files.readAllBytes(path);
-        assertThat(bytes).isEqualTo(golden);
+        byte[] golden =
+                GoldenFiles.assertGolden("range-coordinator-state", 1, serializer.serialize(state));
         RangeCoordinatorState read = serializer.deserialize(1, golden);
         assertThat(read).isEqualTo(state);
         assertThat(CODEC.decode(read.boundaries().get(1)).get(0, Long.class)).isEqualTo(2000L);

@@ -4,6 +4,7 @@ import dev.icebergflink.source.planning.ScanCursor;
 import dev.icebergflink.source.planning.SnapshotPosition;
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.source.split.IcebergSourceSplitSerializer;
+import dev.icebergflink.tasks.codec.OptionalLongs;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,7 +19,6 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
-import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Versioned serializer of {@link IcebergEnumeratorState} (a named, versioned format instead of Java
@@ -80,14 +80,14 @@ public final class IcebergEnumeratorStateSerializer
         SnapshotPosition position = state.position();
         out.writeBoolean(position != null);
         if (position != null) {
-            writeNullableLong(position.snapshotId(), out);
-            writeNullableLong(position.timestampMillis(), out);
+            OptionalLongs.write(position.snapshotId(), out);
+            OptionalLongs.write(position.timestampMillis(), out);
         }
         ScanCursor cursor = state.pagedScan();
         out.writeBoolean(cursor != null);
         if (cursor != null) {
             out.writeByte(cursor.kind().ordinal());
-            writeNullableLong(cursor.fromSnapshotId(), out);
+            OptionalLongs.write(cursor.fromSnapshotId(), out);
             out.writeLong(cursor.toSnapshotId());
             out.writeLong(cursor.producedSplits());
             out.writeBoolean(cursor.lastSplitId() != null);
@@ -124,7 +124,7 @@ public final class IcebergEnumeratorStateSerializer
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         SnapshotPosition position = null;
         if (in.readBoolean()) {
-            position = new SnapshotPosition(readNullableLong(in), readNullableLong(in));
+            position = new SnapshotPosition(OptionalLongs.read(in), OptionalLongs.read(in));
         }
         ScanCursor cursor = null;
         if (version >= VERSION_2 && in.readBoolean()) {
@@ -198,21 +198,10 @@ public final class IcebergEnumeratorStateSerializer
         if (kind < 0 || kind >= kinds.length) {
             throw new IOException("Corrupt Iceberg enumerator state: scan kind " + kind);
         }
-        Long from = readNullableLong(in);
+        Long from = OptionalLongs.read(in);
         long to = in.readLong();
         long produced = in.readLong();
         String last = in.readBoolean() ? in.readUTF() : null;
         return new ScanCursor(kinds[kind], from, to, produced, last);
-    }
-
-    private static void writeNullableLong(Long value, DataOutputView out) throws IOException {
-        out.writeBoolean(value != null);
-        if (value != null) {
-            out.writeLong(value);
-        }
-    }
-
-    private static Long readNullableLong(DataInputView in) throws IOException {
-        return in.readBoolean() ? in.readLong() : null;
     }
 }

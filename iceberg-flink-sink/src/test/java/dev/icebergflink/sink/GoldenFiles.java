@@ -1,4 +1,4 @@
-package dev.icebergflink.sink.committer;
+package dev.icebergflink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,18 +14,18 @@ import java.nio.file.Paths;
  * module directory) only when a NEW serializer version is introduced; older files stay as they are
  * so every released version stays readable. Without the property the bytes are compared.
  */
-final class GoldenFiles {
+public final class GoldenFiles {
 
-    static final String REGENERATE_PROPERTY = "golden.regenerate";
+    public static final String REGENERATE_PROPERTY = "golden.regenerate";
 
     private GoldenFiles() {}
 
-    static Path path(String name, int version) {
+    public static Path path(String name, int version) {
         return Paths.get("src", "test", "resources", "golden", name + "-v" + version + ".bin");
     }
 
     /** Asserts that {@code actual} equals the golden bytes (writing them when regenerating). */
-    static byte[] assertGolden(String name, int version, byte[] actual) throws IOException {
+    public static byte[] assertGolden(String name, int version, byte[] actual) throws IOException {
         Path path = path(name, version);
         if (Boolean.getBoolean(REGENERATE_PROPERTY)) {
             Files.createDirectories(path.getParent());

@@ -1,7 +1,8 @@
-package dev.icebergflink.sink.writer;
+package dev.icebergflink.data;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
@@ -15,33 +16,35 @@ import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.OutputFileFactory;
 
 /**
- * The location of every file one task writer opened: data, equality-delete, position-delete and
+ * The location of every file one writer opened: data, equality-delete, position-delete and
  * deletion-vector files, finished or not.
  *
- * <p>It exists so that a task writer whose completion fails (a file that cannot be closed, deletes
- * that cannot be written) or that is aborted removes every file it wrote: none of them will ever be
+ * <p>It exists so that a writer whose completion fails (a file that cannot be closed, deletes that
+ * cannot be written) or that is aborted removes every file it wrote: none of them will ever be
  * committed. Iceberg's rolling writers keep the files they rolled to themselves until they close
  * cleanly, so after a failure only the files' own record here names them all. Files are recorded
  * when their writer is created, through {@link #recording} and {@link #newOutputFile}.
  *
- * <p>Not thread-safe; one instance serves one task writer.
+ * <p>Used by the sink's task writers and by the maintenance rewrite. Not thread-safe; one instance
+ * serves one writer.
  */
-final class OpenedFiles {
+@Internal
+public final class OpenedFiles {
 
     private final List<String> locations = new ArrayList<>();
 
     /** A factory that creates the writers of {@code factory} and records each one's file. */
-    FileWriterFactory<RowData> recording(FileWriterFactory<RowData> factory) {
+    public FileWriterFactory<RowData> recording(FileWriterFactory<RowData> factory) {
         return new Recording(factory);
     }
 
     /** A new file of {@code factory} (for deletion vectors), recorded. */
-    OutputFile newOutputFile(OutputFileFactory factory) {
+    public OutputFile newOutputFile(OutputFileFactory factory) {
         return record(factory.newOutputFile()).encryptingOutputFile();
     }
 
     /** The locations recorded so far, in the order the files were opened (tests). */
-    List<String> locations() {
+    public List<String> locations() {
         return List.copyOf(locations);
     }
 
@@ -50,7 +53,7 @@ final class OpenedFiles {
      * added to {@code failure} (when given) as a suppressed exception, and the others are still
      * deleted. A file that was never created is no error.
      */
-    void deleteAll(FileIO io, Throwable failure) {
+    public void deleteAll(FileIO io, Throwable failure) {
         for (String location : locations) {
             try {
                 io.deleteFile(location);
