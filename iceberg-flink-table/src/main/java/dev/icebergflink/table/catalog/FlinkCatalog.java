@@ -38,7 +38,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * <ul>
  *   <li><b>Databases</b>: {@link DatabaseOperations}; the default database is created when the
  *       catalog opens, if it is missing and the catalog allows it.
- *   <li><b>Tables</b>: {@link TableOperations} for {@code CREATE}, {@code RENAME} and {@code DROP
+ *   <li><b>Tables</b>: {@link TableLifecycle} for {@code CREATE}, {@code RENAME} and {@code DROP
  *       TABLE} (which purges the table's files), {@link TableDefinitions} for how a {@code CREATE
  *       TABLE} maps to Iceberg and back, and {@link TableAlterations} for {@code ALTER TABLE}.
  *   <li><b>Partitions</b>: {@link PartitionOperations}; {@code SHOW PARTITIONS} lists the identity
@@ -58,7 +58,7 @@ public class FlinkCatalog extends TablesOnlyCatalog {
 
     private final CatalogConnection connection;
     private final DatabaseOperations databases;
-    private final TableOperations tables;
+    private final TableLifecycle tables;
     private final TableAlterations alterations;
     private final PartitionOperations partitions;
 
@@ -75,7 +75,7 @@ public class FlinkCatalog extends TablesOnlyCatalog {
         super(settings.catalogName(), settings.defaultDatabase());
         this.connection = new CatalogConnection(settings, loader, allowQueryPaths);
         this.databases = new DatabaseOperations(connection);
-        this.tables = new TableOperations(connection, databases);
+        this.tables = new TableLifecycle(connection, databases);
         this.alterations = new TableAlterations(connection);
         this.partitions = new PartitionOperations(connection);
     }
@@ -184,7 +184,7 @@ public class FlinkCatalog extends TablesOnlyCatalog {
         return tables.tableExists(tablePath);
     }
 
-    /** Drops the table and purges its files (see {@link TableOperations}). */
+    /** Drops the table and purges its files (see {@link TableLifecycle}). */
     @Override
     public void dropTable(ObjectPath tablePath, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {

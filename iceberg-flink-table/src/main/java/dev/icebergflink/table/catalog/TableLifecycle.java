@@ -31,12 +31,12 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  * Iceberg's rule for shared files). An object name {@code t$type} shows the read-only Iceberg
  * metadata table of that type over {@code t}.
  */
-final class TableOperations {
+final class TableLifecycle {
 
     private final CatalogConnection connection;
     private final DatabaseOperations databases;
 
-    TableOperations(CatalogConnection connection, DatabaseOperations databases) {
+    TableLifecycle(CatalogConnection connection, DatabaseOperations databases) {
         this.connection = connection;
         this.databases = databases;
     }
