@@ -1,8 +1,8 @@
 /**
  * Flink SQL integration. This package holds what SQL users set by name: {@link
  * dev.icebergflink.table.FlinkConfigOptions}, the {@code table.exec.iceberg.*} session options. The
- * two entry points Flink finds through its factory service sit in the sub-packages named after
- * what they create: {@code table.catalog} ({@code CREATE CATALOG ... ('type'='iceberg')}, the Flink
+ * two entry points Flink finds through its factory service sit in the sub-packages named after what
+ * they create: {@code table.catalog} ({@code CREATE CATALOG ... ('type'='iceberg')}, the Flink
  * catalog and its DDL) and {@code table.connector} (the dynamic table factory of both catalog
  * tables and {@code 'connector'='iceberg'} tables).
  *
