@@ -1,5 +1,6 @@
 package dev.icebergflink;
 
+import dev.icebergflink.testing.GenericFileWriters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -9,7 +10,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -39,11 +39,11 @@ final class TestingTables {
         }
         String path = table.locationProvider().newDataLocation(UUID.randomUUID() + ".parquet");
         DataWriter<Record> writer =
-                new GenericAppenderFactory(table.schema(), table.spec())
+                GenericFileWriters.data(table, FileFormat.PARQUET)
                         .newDataWriter(
                                 EncryptedFiles.plainAsEncryptedOutput(
                                         table.io().newOutputFile(path)),
-                                FileFormat.PARQUET,
+                                table.spec(),
                                 null);
         try (writer) {
             for (Record record : records) {

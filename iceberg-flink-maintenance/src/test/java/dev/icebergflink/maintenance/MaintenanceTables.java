@@ -1,5 +1,6 @@
 package dev.icebergflink.maintenance;
 
+import dev.icebergflink.testing.GenericFileWriters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -19,7 +20,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -106,8 +106,8 @@ final class MaintenanceTables {
         FileFormat format = format(table);
         PartitionKey partition = partitionOf(table, records.get(0));
         DataWriter<Record> writer =
-                new GenericAppenderFactory(table.schema(), table.spec())
-                        .newDataWriter(outputFile(table, partition), format, partition);
+                GenericFileWriters.data(table, format)
+                        .newDataWriter(outputFile(table, partition), table.spec(), partition);
         try (writer) {
             records.forEach(writer::write);
         } catch (IOException e) {
@@ -123,19 +123,13 @@ final class MaintenanceTables {
         // Table-aware factory: the table's position-delete metrics keep full file_path bounds, so
         // the delete file is known to refer to this one data file.
         PositionDeleteWriter<Record> writer =
-                new GenericAppenderFactory(
-                                table,
-                                table.schema(),
-                                table.spec(),
-                                table.properties(),
-                                null,
-                                null,
-                                null)
-                        .newPosDeleteWriter(outputFile(table, partition), format(table), partition);
+                GenericFileWriters.positionDeletes(table, format(table))
+                        .newPositionDeleteWriter(
+                                outputFile(table, partition), table.spec(), partition);
         try (writer) {
             PositionDelete<Record> delete = PositionDelete.create();
             for (long position : positions) {
-                writer.write(delete.set(file.location(), position, null));
+                writer.write(delete.set(file.location(), position));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -166,9 +160,9 @@ final class MaintenanceTables {
         PartitionKey partition = new PartitionKey(table.spec(), table.schema());
         partition.set(0, part);
         EqualityDeleteWriter<Record> writer =
-                new GenericAppenderFactory(
-                                table.schema(), table.spec(), new int[] {1}, idSchema, null)
-                        .newEqDeleteWriter(outputFile(table, partition), format(table), partition);
+                GenericFileWriters.equalityDeletes(table, format(table), new int[] {1}, idSchema)
+                        .newEqualityDeleteWriter(
+                                outputFile(table, partition), table.spec(), partition);
         try (writer) {
             for (long id : ids) {
                 Record key = GenericRecord.create(idSchema);

@@ -4,6 +4,7 @@ import static dev.icebergflink.source.SourceITCaseSupport.collect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.testing.GenericFileWriters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDelete;
@@ -41,41 +41,40 @@ class IcebergSourceDeletesITCase {
         SourceTestTables.append(table, 20, 30);
 
         // Position deletes: rows 3 and 4 of the first file.
-        GenericAppenderFactory positions = new GenericAppenderFactory(table.schema(), table.spec());
         PositionDeleteWriter<Record> posWriter =
-                positions.newPosDeleteWriter(
-                        EncryptedFiles.plainAsEncryptedOutput(
-                                table.io()
-                                        .newOutputFile(
-                                                location
-                                                        + "/data/pos-"
-                                                        + UUID.randomUUID()
-                                                        + ".parquet")),
-                        FileFormat.PARQUET,
-                        null);
+                GenericFileWriters.positionDeletes(table, FileFormat.PARQUET)
+                        .newPositionDeleteWriter(
+                                EncryptedFiles.plainAsEncryptedOutput(
+                                        table.io()
+                                                .newOutputFile(
+                                                        location
+                                                                + "/data/pos-"
+                                                                + UUID.randomUUID()
+                                                                + ".parquet")),
+                                table.spec(),
+                                null);
         try (posWriter) {
             PositionDelete<Record> delete = PositionDelete.create();
-            posWriter.write(delete.set(data.location(), 3L, null));
-            posWriter.write(delete.set(data.location(), 4L, null));
+            posWriter.write(delete.set(data.location(), 3L));
+            posWriter.write(delete.set(data.location(), 4L));
         }
         DeleteFile posDeletes = posWriter.toDeleteFile();
 
         // Equality deletes on id: ids 10 and 25.
         org.apache.iceberg.Schema idSchema = table.schema().select("id");
-        GenericAppenderFactory equality =
-                new GenericAppenderFactory(
-                        table.schema(), table.spec(), new int[] {1}, idSchema, null);
         EqualityDeleteWriter<Record> eqWriter =
-                equality.newEqDeleteWriter(
-                        EncryptedFiles.plainAsEncryptedOutput(
-                                table.io()
-                                        .newOutputFile(
-                                                location
-                                                        + "/data/eq-"
-                                                        + UUID.randomUUID()
-                                                        + ".parquet")),
-                        FileFormat.PARQUET,
-                        null);
+                GenericFileWriters.equalityDeletes(
+                                table, FileFormat.PARQUET, new int[] {1}, idSchema)
+                        .newEqualityDeleteWriter(
+                                EncryptedFiles.plainAsEncryptedOutput(
+                                        table.io()
+                                                .newOutputFile(
+                                                        location
+                                                                + "/data/eq-"
+                                                                + UUID.randomUUID()
+                                                                + ".parquet")),
+                                table.spec(),
+                                null);
         try (eqWriter) {
             for (long id : new long[] {10, 25}) {
                 Record key = org.apache.iceberg.data.GenericRecord.create(idSchema);

@@ -2,6 +2,7 @@ package dev.icebergflink.source;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.testing.GenericFileWriters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;
@@ -31,7 +32,6 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.encryption.EncryptedFiles;
@@ -99,11 +99,11 @@ final class IcebergSourceExternalContext implements DataStreamSourceExternalCont
         table.refresh();
         String path = table.locationProvider().newDataLocation(UUID.randomUUID() + ".parquet");
         DataWriter<Record> writer =
-                new GenericAppenderFactory(SCHEMA)
+                GenericFileWriters.data(table, SCHEMA, FileFormat.PARQUET)
                         .newDataWriter(
                                 EncryptedFiles.plainAsEncryptedOutput(
                                         table.io().newOutputFile(path)),
-                                FileFormat.PARQUET,
+                                table.spec(),
                                 null);
         try (writer) {
             for (RowData row : rows) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.testing.GenericFileWriters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -36,7 +37,6 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.encryption.EncryptedFiles;
@@ -131,11 +131,11 @@ class IcebergSourceSchemaChangeITCase {
                 table.locationProvider()
                         .newDataLocation(format.addExtension(UUID.randomUUID().toString()));
         DataWriter<Record> writer =
-                new GenericAppenderFactory(schema, table.spec())
+                GenericFileWriters.data(table, schema, format)
                         .newDataWriter(
                                 EncryptedFiles.plainAsEncryptedOutput(
                                         table.io().newOutputFile(path)),
-                                format,
+                                table.spec(),
                                 null);
         try (writer) {
             for (Record record : records) {

@@ -1,5 +1,6 @@
 package dev.icebergflink.source;
 
+import dev.icebergflink.testing.GenericFileWriters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDateTime;
@@ -16,7 +17,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.encryption.EncryptedFiles;
@@ -76,11 +76,11 @@ public final class SourceTestTables {
     public static DataFile writeFile(Table table, List<Record> records) {
         String path = table.locationProvider().newDataLocation(UUID.randomUUID() + ".parquet");
         DataWriter<Record> writer =
-                new GenericAppenderFactory(table.schema(), table.spec())
+                GenericFileWriters.data(table, FileFormat.PARQUET)
                         .newDataWriter(
                                 EncryptedFiles.plainAsEncryptedOutput(
                                         table.io().newOutputFile(path)),
-                                FileFormat.PARQUET,
+                                table.spec(),
                                 null);
         try (writer) {
             for (Record record : records) {

@@ -1,5 +1,6 @@
 package dev.icebergflink.tasks.reader;
 
+import dev.icebergflink.testing.GenericFileWriters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -22,7 +23,6 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
@@ -101,8 +101,8 @@ public final class TaskTestTables {
     public static DataFile writeData(Table table, FileFormat format, List<Record> records) {
         PartitionKey partition = partitionOf(records.get(0));
         DataWriter<Record> writer =
-                new GenericAppenderFactory(table.schema(), table.spec())
-                        .newDataWriter(output(table, format, partition), format, partition);
+                GenericFileWriters.data(table, format)
+                        .newDataWriter(output(table, format, partition), table.spec(), partition);
         try (writer) {
             records.forEach(writer::write);
         } catch (IOException e) {
@@ -123,12 +123,13 @@ public final class TaskTestTables {
             Table table, FileFormat format, DataFile dataFile, long... positions) {
         StructLike partition = dataFile.partition();
         PositionDeleteWriter<Record> writer =
-                new GenericAppenderFactory(table.schema(), table.spec())
-                        .newPosDeleteWriter(output(table, format, partition), format, partition);
+                GenericFileWriters.positionDeletes(table, format)
+                        .newPositionDeleteWriter(
+                                output(table, format, partition), table.spec(), partition);
         PositionDelete<Record> delete = PositionDelete.create();
         try (writer) {
             for (long pos : positions) {
-                writer.write(delete.set(dataFile.location(), pos, null));
+                writer.write(delete.set(dataFile.location(), pos));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -142,9 +143,9 @@ public final class TaskTestTables {
         Schema deleteSchema = table.schema().select("id");
         PartitionKey partition = partitionOf(record(0, null, category, 0));
         EqualityDeleteWriter<Record> writer =
-                new GenericAppenderFactory(
-                                table.schema(), table.spec(), new int[] {1}, deleteSchema, null)
-                        .newEqDeleteWriter(output(table, format, partition), format, partition);
+                GenericFileWriters.equalityDeletes(table, format, new int[] {1}, deleteSchema)
+                        .newEqualityDeleteWriter(
+                                output(table, format, partition), table.spec(), partition);
         try (writer) {
             for (long id : ids) {
                 GenericRecord key = GenericRecord.create(deleteSchema);

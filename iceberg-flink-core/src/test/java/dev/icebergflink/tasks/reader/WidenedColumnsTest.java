@@ -3,6 +3,7 @@ package dev.icebergflink.tasks.reader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.testing.GenericFileWriters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -26,7 +27,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.encryption.EncryptedFiles;
@@ -119,11 +119,11 @@ class WidenedColumnsTest {
                 table.locationProvider()
                         .newDataLocation(format.addExtension(UUID.randomUUID().toString()));
         DataWriter<Record> writer =
-                new GenericAppenderFactory(table.schema(), table.spec())
+                GenericFileWriters.data(table, format)
                         .newDataWriter(
                                 EncryptedFiles.plainAsEncryptedOutput(
                                         table.io().newOutputFile(path)),
-                                format,
+                                table.spec(),
                                 null);
         try (writer) {
             for (Record record : records) {

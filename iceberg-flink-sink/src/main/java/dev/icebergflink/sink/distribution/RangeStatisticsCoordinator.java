@@ -21,6 +21,14 @@ import org.slf4j.LoggerFactory;
  * RangeBoundariesEvent}) to every subtask; a subtask that (re)starts gets the current boundaries as
  * soon as it is ready.
  *
+ * <p>Boundaries are only as good as the records they were computed from. A checkpoint that comes
+ * shortly after the previous one (or a quiet stream) yields a round of a few records, and
+ * boundaries from a few keys would send most of the next rows to one writer. So completed rounds
+ * are pooled until they stand for at least the sample size of one subtask ({@link
+ * RangeSpec#sampleSize}) records, and only then replace the boundaries; until the first boundaries
+ * exist, rows go round robin. The pool is not checkpointed: after a restore the last boundaries
+ * route and a new pool fills.
+ *
  * <p>Its state (the current boundaries) is part of the coordinator's checkpoints ({@link
  * RangeCoordinatorStateSerializer}), so a restored job routes by the last boundaries right away.
  * Reports of a round that never completes (a subtask failed) are dropped when a later round
@@ -39,6 +47,13 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
     private final TreeMap<Long, Map<Integer, RangeStatisticsEvent>> rounds = new TreeMap<>();
     private final Map<Integer, SubtaskGateway> gateways = new HashMap<>();
 
+    /**
+     * Samples of completed rounds not yet turned into boundaries, and how many records they stand
+     * for.
+     */
+    private final List<RangeBoundaries.WeightedKey> pool = new ArrayList<>();
+
+    private long pooledRecords;
     private SortKeyCodec codec;
     private RangeCoordinatorState state = RangeCoordinatorState.EMPTY;
 
@@ -56,7 +71,7 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
     @Override
     public synchronized void close() {
         gateways.clear();
-        rounds.clear();
+        forgetStatistics();
     }
 
     @Override
@@ -80,21 +95,23 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
     }
 
     private void complete(long checkpointId, Map<Integer, RangeStatisticsEvent> round) {
-        List<RangeBoundaries.WeightedKey> samples = new ArrayList<>();
-        long records = 0;
         for (RangeStatisticsEvent report : round.values()) {
-            records += report.records;
+            pooledRecords += report.records;
             if (report.sample.isEmpty()) {
                 continue;
             }
             double weight = (double) report.records / report.sample.size();
             for (byte[] key : report.sample) {
-                samples.add(new RangeBoundaries.WeightedKey(codec.decode(key), weight));
+                pool.add(new RangeBoundaries.WeightedKey(codec.decode(key), weight));
             }
         }
-        if (samples.isEmpty()) {
+        if (pool.isEmpty() || pooledRecords < spec.sampleSize()) {
             return;
         }
+        List<RangeBoundaries.WeightedKey> samples = List.copyOf(pool);
+        long records = pooledRecords;
+        pool.clear();
+        pooledRecords = 0;
         List<SortKey> boundaries =
                 RangeBoundaries.compute(
                         samples, spec.writers(), spec.baseWeight(), codec.comparator());
@@ -102,7 +119,7 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
         boundaries.forEach(key -> encoded.add(codec.encode(key)));
         state = new RangeCoordinatorState(checkpointId, spec.writers(), encoded);
         LOG.info(
-                "{}: range boundaries {} for {} writers from {} records ({} sampled) of"
+                "{}: range boundaries {} for {} writers from {} records ({} sampled) up to"
                         + " checkpoint {}",
                 operatorName,
                 boundaries,
@@ -111,6 +128,13 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
                 samples.size(),
                 checkpointId);
         gateways.values().forEach(this::send);
+    }
+
+    /** Drops incomplete rounds and the pool (a restore starts collecting statistics anew). */
+    private void forgetStatistics() {
+        rounds.clear();
+        pool.clear();
+        pooledRecords = 0;
     }
 
     private void send(SubtaskGateway gateway) {
@@ -148,7 +172,7 @@ final class RangeStatisticsCoordinator implements OperatorCoordinator {
     @Override
     public synchronized void resetToCheckpoint(long checkpointId, byte[] checkpointData)
             throws Exception {
-        rounds.clear();
+        forgetStatistics();
         if (checkpointData == null) {
             state = RangeCoordinatorState.EMPTY;
             return;

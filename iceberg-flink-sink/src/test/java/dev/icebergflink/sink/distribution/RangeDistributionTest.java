@@ -164,29 +164,35 @@ class RangeDistributionTest {
         coordinator.executionAttemptReady(0, 0, zero);
         coordinator.executionAttemptReady(1, 0, one);
 
-        coordinator.handleEventFromOperator(0, 0, report(1, 0, 100));
+        // round 1 stands for 60 records, fewer than the sample size (100): no boundaries yet
+        coordinator.handleEventFromOperator(0, 0, report(1, 0, 30));
+        coordinator.handleEventFromOperator(1, 0, report(1, 100, 130));
         assertThat(zero.events).isEmpty();
-        coordinator.handleEventFromOperator(1, 0, report(1, 100, 200));
+        // round 2 completes only when every subtask reported; the pool then holds 120 records
+        coordinator.handleEventFromOperator(0, 0, report(2, 30, 60));
+        assertThat(zero.events).isEmpty();
+        coordinator.handleEventFromOperator(1, 0, report(2, 130, 160));
         assertThat(zero.events).hasSize(1);
         assertThat(one.events).hasSize(1);
         RangeBoundariesEvent sent = (RangeBoundariesEvent) one.events.get(0);
-        assertThat(sent.checkpointId).isEqualTo(1);
-        assertThat(CODEC.decode(sent.boundaries.get(0)).get(0, Long.class)).isBetween(95L, 105L);
+        assertThat(sent.checkpointId).isEqualTo(2);
+        // keys 0..59 and 100..159: the median splits the two halves
+        assertThat(CODEC.decode(sent.boundaries.get(0)).get(0, Long.class)).isBetween(57L, 102L);
 
         CompletableFuture<byte[]> checkpoint = new CompletableFuture<>();
-        coordinator.checkpointCoordinator(2, checkpoint);
+        coordinator.checkpointCoordinator(3, checkpoint);
         RangeStatisticsCoordinator restored =
                 new RangeStatisticsCoordinator(new TestingContext(2), spec, "stats");
         restored.start();
-        restored.resetToCheckpoint(2, checkpoint.get());
+        restored.resetToCheckpoint(3, checkpoint.get());
         assertThat(restored.state()).isEqualTo(coordinator.state());
         // a subtask that becomes ready gets the restored boundaries at once
         TestingGateway again = new TestingGateway(0);
         restored.executionAttemptReady(0, 1, again);
         assertThat(again.events).hasSize(1);
         // an older report than the boundaries is ignored; a reset without data clears them
-        restored.handleEventFromOperator(0, 1, report(1, 0, 10));
-        restored.resetToCheckpoint(3, null);
+        restored.handleEventFromOperator(0, 1, report(2, 0, 10));
+        restored.resetToCheckpoint(4, null);
         assertThat(restored.state().isEmpty()).isTrue();
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.source.split.IcebergSourceSplit;
 import dev.icebergflink.tasks.reader.TaskTestTables;
+import dev.icebergflink.testing.GenericFileWriters;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,14 +71,14 @@ class ColumnStatsWatermarkExtractorTest {
                 java.time.OffsetDateTime.ofInstant(
                         Instant.ofEpochMilli(1_700_000_000_123L), java.time.ZoneOffset.UTC));
         org.apache.iceberg.io.DataWriter<org.apache.iceberg.data.Record> writer =
-                new org.apache.iceberg.data.GenericAppenderFactory(schema)
+                GenericFileWriters.data(table, schema, FileFormat.PARQUET)
                         .newDataWriter(
                                 org.apache.iceberg.encryption.EncryptedFiles.plainAsEncryptedOutput(
                                         table.io()
                                                 .newOutputFile(
                                                         table.locationProvider()
                                                                 .newDataLocation("f.parquet"))),
-                                FileFormat.PARQUET,
+                                table.spec(),
                                 null);
         try (writer) {
             writer.write(record);

@@ -112,7 +112,13 @@ public final class IcebergTableSink
             return ChangelogMode.insertOnly();
         }
         if (settings.upsert()) {
-            return ChangelogMode.upsert(false);
+            // An insert-only query needs no changelog contract: the writers upsert every row by the
+            // table's key anyway. Declaring upsert for it would make Flink 2.3's planner (FLIP-558)
+            // demand an ON CONFLICT clause whenever the query's own key differs from the table's,
+            // although the writers resolve those conflicts the same way (the last row wins).
+            return requestedMode.containsOnly(RowKind.INSERT)
+                    ? ChangelogMode.insertOnly()
+                    : ChangelogMode.upsert(false);
         }
         return settings.formatVersion() >= 2 ? ChangelogMode.all() : ChangelogMode.insertOnly();
     }
