@@ -15,9 +15,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * A Flink 2.1 distribution laid out for one test class, the way a user installs it: {@code
- * conf/config.yaml}, {@code conf/log4j.properties}, {@code lib/}, {@code opt/} and {@code log/},
- * with free ports on {@code 127.0.0.1}.
+ * A Flink distribution (of the Flink line the build targets) laid out for one test class, the way a
+ * user installs it: {@code conf/config.yaml}, {@code conf/log4j.properties}, {@code lib/}, {@code
+ * opt/} and {@code log/}, with free ports on {@code 127.0.0.1}.
  *
  * <p>Why it exists: every process of a test (JobManager, TaskManager, CLI, SQL client) must see the
  * same configuration and class path, and the one difference the tests are about is whether the

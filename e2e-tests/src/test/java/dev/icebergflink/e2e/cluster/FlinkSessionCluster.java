@@ -25,9 +25,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
- * A real Flink 2.1 session cluster for one test class: a JobManager ({@code
- * StandaloneSessionClusterEntrypoint}) and a TaskManager ({@code TaskManagerRunner}) as separate
- * JVMs on {@code 127.0.0.1}, started from a {@link FlinkDistribution}.
+ * A real Flink session cluster (of the Flink line the build targets) for one test class: a
+ * JobManager ({@code StandaloneSessionClusterEntrypoint}) and a TaskManager ({@code
+ * TaskManagerRunner}) as separate JVMs on {@code 127.0.0.1}, started from a {@link
+ * FlinkDistribution}.
  *
  * <p>Why it exists: the bundle jar must be proven where users run it, beyond one JVM. Register it
  * as a static field ({@code @RegisterExtension static final FlinkSessionCluster CLUSTER =

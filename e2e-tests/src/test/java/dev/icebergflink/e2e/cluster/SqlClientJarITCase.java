@@ -52,6 +52,18 @@ class SqlClientJarITCase extends SessionClusterTestBase {
                                     GUIDE.flatYaml(
                                             "config.yaml", Map.of(GUIDE_NAMENODE, HDFS.uri())));
 
+    /**
+     * The cluster is the Flink line this build targets (assembled from that version's Maven
+     * artifacts): run with {@code -Pflink-2.1}, the same tests prove the bundle on a real 2.1
+     * cluster.
+     */
+    @Test
+    void theClusterRunsTheFlinkVersionOfThisBuild() throws Exception {
+        String expected = System.getProperty("e2e.flink.version");
+        assertThat(expected).as("system property e2e.flink.version").isNotBlank();
+        assertThat(CLUSTER.restGet("/config")).contains("\"flink-version\":\"" + expected + "\"");
+    }
+
     @Test
     void dashJWithHadoopCatalogOnHdfsAndRestCatalog() throws Exception {
         String init =
