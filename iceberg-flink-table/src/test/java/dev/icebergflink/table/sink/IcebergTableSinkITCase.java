@@ -285,6 +285,56 @@ class IcebergTableSinkITCase extends SqlTestBase {
                 .containsExactlyInAnyOrder(Row.of(1, "aa"), Row.of(3, "c"), Row.of(5, "ee"));
     }
 
+    /**
+     * A changelog without a key (or keyed otherwise than the table) into an upsert table: Flink 2.3
+     * (FLIP-558) asks the statement how to resolve rows of different query keys that meet on one
+     * table key, so the statement needs {@code ON CONFLICT DO DEDUPLICATE} there (the behaviour of
+     * older lines, where the same statement runs without the clause).
+     */
+    @Test
+    void changelogWithoutTheTablesKeyIntoAnUpsertTable() {
+        StreamExecutionEnvironment streamEnv = StreamExecutionEnvironment.getExecutionEnvironment();
+        streamEnv.setParallelism(1);
+        StreamTableEnvironment env =
+                StreamTableEnvironment.create(streamEnv, EnvironmentSettings.inStreamingMode());
+        useCatalog(env);
+        exec(
+                env,
+                "CREATE TABLE upserted (id INT NOT NULL, data STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('format-version'='2', 'write.upsert.enabled'='true')");
+        List<Row> changes =
+                List.of(
+                        Row.ofKind(RowKind.INSERT, 1, "a"),
+                        Row.ofKind(RowKind.INSERT, 2, "b"),
+                        Row.ofKind(RowKind.UPDATE_BEFORE, 1, "a"),
+                        Row.ofKind(RowKind.UPDATE_AFTER, 1, "aa"),
+                        Row.ofKind(RowKind.DELETE, 2, "b"),
+                        Row.ofKind(RowKind.INSERT, 3, "c"));
+        env.createTemporaryView(
+                "default_catalog.default_database.unkeyed",
+                env.fromChangelogStream(
+                        streamEnv.fromData(changes).returns(Types_ROW), ChangelogMode.all()));
+        String insert = "INSERT INTO upserted SELECT * FROM default_catalog.default_database.unkeyed";
+
+        if (flinkAtLeast(2, 3)) {
+            assertThatThrownBy(() -> exec(env, insert))
+                    .satisfies(e -> assertThat(messages(e)).contains("ON CONFLICT"));
+            exec(env, insert + " ON CONFLICT DO DEDUPLICATE");
+        } else {
+            exec(env, insert);
+        }
+        assertThat(icebergRows(table("upserted")))
+                .containsExactlyInAnyOrder(Row.of(1, "aa"), Row.of(3, "c"));
+    }
+
+    private static boolean flinkAtLeast(int major, int minor) {
+        String[] version =
+                org.apache.flink.runtime.util.EnvironmentInformation.getVersion().split("\\.");
+        int actualMajor = Integer.parseInt(version[0]);
+        return actualMajor > major
+                || (actualMajor == major && Integer.parseInt(version[1]) >= minor);
+    }
+
     private static final org.apache.flink.api.common.typeinfo.TypeInformation<Row> Types_ROW =
             org.apache.flink.api.common.typeinfo.Types.ROW_NAMED(
                     new String[] {"id", "data"},
