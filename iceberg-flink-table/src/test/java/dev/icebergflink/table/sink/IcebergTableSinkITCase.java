@@ -313,8 +313,14 @@ class IcebergTableSinkITCase extends SqlTestBase {
         env.createTemporaryView(
                 "default_catalog.default_database.unkeyed",
                 env.fromChangelogStream(
-                        streamEnv.fromData(changes).returns(Types_ROW), ChangelogMode.all()));
-        String insert = "INSERT INTO upserted SELECT * FROM default_catalog.default_database.unkeyed";
+                        streamEnv.fromData(changes).returns(Types_ROW),
+                        Schema.newBuilder()
+                                .column("id", DataTypes.INT().notNull())
+                                .column("data", DataTypes.STRING())
+                                .build(),
+                        ChangelogMode.all()));
+        String insert =
+                "INSERT INTO upserted SELECT * FROM default_catalog.default_database.unkeyed";
 
         if (flinkAtLeast(2, 3)) {
             assertThatThrownBy(() -> exec(env, insert))
