@@ -80,6 +80,7 @@ class SourceSavepointCompatibilityITCase {
                                 SavepointFormatType.CANONICAL)
                         .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
                 stopped = true;
+                client.getJobExecutionResult().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             } finally {
                 if (!stopped) {
                     client.cancel();
