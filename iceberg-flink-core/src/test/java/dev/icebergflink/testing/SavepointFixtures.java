@@ -16,14 +16,22 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * Savepoint fixtures: a savepoint of a job that an earlier release of the connector ran, together
@@ -314,5 +322,41 @@ public final class SavepointFixtures {
                         return FileVisitResult.CONTINUE;
                     }
                 });
+    }
+
+    /**
+     * The environment of every fixture job: parallelism 2, a checkpoint every 100 ms, no restarts
+     * (a failure must fail the test); restoring {@code savepoint} (when not null) with every piece
+     * of its state claimed, so a restore that silently dropped state fails.
+     */
+    public static StreamExecutionEnvironment environment(String savepoint) {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        if (savepoint != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        env.enableCheckpointing(100);
+        return env;
+    }
+
+    /**
+     * Stops the generator's job with a canonical savepoint into {@code fixture}'s {@code savepoint}
+     * directory (without draining: the state is mid-stream) and waits until the job has ended.
+     *
+     * @return the savepoint's path
+     */
+    public static String stopWithSavepoint(JobClient client, Fixture fixture, Duration timeout)
+            throws Exception {
+        String savepoint =
+                client.stopWithSavepoint(
+                                false,
+                                fixture.resolve("savepoint").toUri().toString(),
+                                SavepointFormatType.CANONICAL)
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        client.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return savepoint;
     }
 }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.Snapshot;
@@ -56,7 +55,7 @@ class SinkSavepointFixtureGeneratorITCase {
         Path target = SavepointFixtures.generateTarget();
         try (Fixture fixture = SavepointFixtures.forGeneration(NAME)) {
             TableLoader loader = SinkSavepointFixtureJob.createTable(fixture.dir());
-            StreamExecutionEnvironment env = SinkSavepointFixtureJob.env(null);
+            StreamExecutionEnvironment env = SavepointFixtures.environment(null);
             SinkSavepointFixtureJob.pipeline(env, loader, 30);
             JobClient client = env.executeAsync("savepoint fixture " + NAME);
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
@@ -64,13 +63,7 @@ class SinkSavepointFixtureGeneratorITCase {
                 assertThat(System.nanoTime()).as("two commits in time").isLessThan(deadline);
                 Thread.sleep(20);
             }
-            String savepoint =
-                    client.stopWithSavepoint(
-                                    false,
-                                    fixture.resolve("savepoint").toUri().toString(),
-                                    SavepointFormatType.CANONICAL)
-                            .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            client.getJobExecutionResult().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            String savepoint = SavepointFixtures.stopWithSavepoint(client, fixture, TIMEOUT);
 
             List<String> rows = SinkTestTables.rows(loader);
             assertThat(rows.size()).isPositive().isLessThan(ROWS);

@@ -11,9 +11,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -65,23 +62,6 @@ final class SinkSavepointFixtureJob {
 
     static TableLoader loader(Path fixtureDir) {
         return tables(fixtureDir).loader(TABLE);
-    }
-
-    /**
-     * An environment of parallelism 2 checkpointing every 100 ms, without restarts; restoring
-     * {@code savepoint} (when not null) with every piece of its state claimed.
-     */
-    static StreamExecutionEnvironment env(String savepoint) {
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        if (savepoint != null) {
-            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
-            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
-        }
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(2);
-        env.enableCheckpointing(100);
-        return env;
     }
 
     /** Adds the job to {@code env}: {@code rowsPerCheckpoint} generated rows per checkpoint. */

@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.Table;
@@ -55,7 +54,7 @@ class SourceSavepointFixtureGeneratorITCase {
         Path target = SavepointFixtures.generateTarget();
         try (Fixture fixture = SavepointFixtures.forGeneration(NAME)) {
             Table table = SourceSavepointFixtureJob.createTable(fixture.dir());
-            StreamExecutionEnvironment env = SourceSavepointFixtureJob.env(null);
+            StreamExecutionEnvironment env = SavepointFixtures.environment(null);
             SourceSavepointFixtureJob.pipeline(env, fixture.dir(), Duration.ofMillis(15));
             JobClient client = env.executeAsync("savepoint fixture " + NAME);
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
@@ -63,13 +62,7 @@ class SourceSavepointFixtureGeneratorITCase {
                 assertThat(System.nanoTime()).as("30 rows recorded in time").isLessThan(deadline);
                 Thread.sleep(20);
             }
-            String savepoint =
-                    client.stopWithSavepoint(
-                                    false,
-                                    fixture.resolve("savepoint").toUri().toString(),
-                                    SavepointFormatType.CANONICAL)
-                            .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            client.getJobExecutionResult().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            String savepoint = SavepointFixtures.stopWithSavepoint(client, fixture, TIMEOUT);
 
             List<Long> recorded = SourceSavepointFixtureJob.recordedIds(fixture.dir());
             assertThat(recorded.size()).as("stopped mid-way").isLessThan(ROWS);

@@ -13,9 +13,6 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.serialization.SimpleStringEncoder;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
@@ -66,23 +63,6 @@ final class SourceSavepointFixtureJob {
 
     static TableLoader loader(Path fixtureDir) {
         return TableLoader.fromHadoopTable(tableLocation(fixtureDir));
-    }
-
-    /**
-     * An environment of parallelism 2 checkpointing every 100 ms, without restarts; restoring
-     * {@code savepoint} (when not null) with every piece of its state claimed.
-     */
-    static StreamExecutionEnvironment env(String savepoint) {
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        if (savepoint != null) {
-            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
-            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
-        }
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(2);
-        env.enableCheckpointing(100);
-        return env;
     }
 
     /** Adds the job to {@code env}; the map waits {@code perRecord} after each record. */

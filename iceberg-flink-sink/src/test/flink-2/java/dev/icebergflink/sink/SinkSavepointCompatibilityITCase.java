@@ -58,7 +58,7 @@ class SinkSavepointCompatibilityITCase {
             assertThat(SinkTestTables.rows(loader))
                     .isEqualTo(SinkSavepointFixtureJob.expected(0, committed));
 
-            StreamExecutionEnvironment env = SinkSavepointFixtureJob.env(fixture.savepoint());
+            StreamExecutionEnvironment env = SavepointFixtures.environment(fixture.savepoint());
             SinkSavepointFixtureJob.pipeline(env, loader, 60);
             env.execute("restored savepoint fixture " + NAME);
 

@@ -63,7 +63,7 @@ class SourceSavepointCompatibilityITCase {
             assertThat(table.currentSnapshot().snapshotId())
                     .isEqualTo(fixture.longProperty("snapshot-id"));
 
-            StreamExecutionEnvironment env = SourceSavepointFixtureJob.env(fixture.savepoint());
+            StreamExecutionEnvironment env = SavepointFixtures.environment(fixture.savepoint());
             SourceSavepointFixtureJob.pipeline(env, fixture.dir(), Duration.ZERO);
             JobClient client = env.executeAsync("restored savepoint fixture " + NAME);
             boolean stopped = false;
