@@ -4,6 +4,7 @@ import static dev.icebergflink.sink.committer.SinkTestTables.dataFile;
 import static dev.icebergflink.sink.committer.SinkTestTables.equalityDelete;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.sink.compat.CommittableMessages;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +63,7 @@ class WriteResultAggregatorTest {
             WriteResult... results)
             throws Exception {
         harness.processElement(
-                new CommittableSummary<>(subtask, 2, checkpoint, results.length, 0), 0L);
+                CommittableMessages.summary(subtask, 2, checkpoint, results.length, 0), 0L);
         for (WriteResult result : results) {
             harness.processElement(new CommittableWithLineage<>(result, checkpoint, subtask), 0L);
         }
@@ -84,7 +85,8 @@ class WriteResultAggregatorTest {
             assertThat(summary.getNumberOfSubtasks()).isEqualTo(1);
             assertThat(summary.getSubtaskId()).isZero();
             assertThat(lineage.getSubtaskId()).isZero();
-            assertThat(lineage.getCheckpointId()).isEqualTo(summary.getCheckpointId());
+            assertThat(CommittableMessages.checkpointIdOrEoi(lineage))
+                    .isEqualTo(CommittableMessages.checkpointIdOrEoi(summary));
             committables.add(lineage.getCommittable());
         }
         return committables;
@@ -180,7 +182,8 @@ class WriteResultAggregatorTest {
             assertThat(end.endOfInput()).isTrue();
             assertThat(end.checkpointId()).isEqualTo(4);
             assertThat(dataFileNames(end)).containsExactly("end0", "end1");
-            assertThat(harness.extractOutputValues().get(3).getCheckpointId()).isEqualTo(4);
+            assertThat(CommittableMessages.checkpointIdOrEoi(harness.extractOutputValues().get(3)))
+                    .isEqualTo(4);
         }
     }
 
@@ -196,7 +199,7 @@ class WriteResultAggregatorTest {
             assertThat(end.endOfInput()).isTrue();
             assertThat(end.checkpointId()).isEqualTo(6);
             // Flink's own message keeps EOI so the committer operator commits it at the end
-            assertThat(harness.extractOutputValues().get(3).getCheckpointId())
+            assertThat(CommittableMessages.checkpointIdOrEoi(harness.extractOutputValues().get(3)))
                     .isEqualTo(CommittableMessage.EOI);
         }
     }
