@@ -9,8 +9,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -46,6 +48,11 @@ class WriteResultAggregatorTest {
                 harness =
                         new OneInputStreamOperatorTestHarness<>(
                                 new WriteResultAggregator(settings, RUN));
+        // the output type the commit topology declares; without it the harness copies the
+        // committables with Kryo, which cannot rebuild their immutable lists
+        harness.setup(
+                CommittableMessageTypeInfo.of(IcebergCommittableSerializer::new)
+                        .createSerializer(new SerializerConfigImpl()));
         if (restoreFrom == null) {
             harness.initializeEmptyState();
         } else {
