@@ -1,11 +1,11 @@
 package dev.icebergflink.examples;
 
+import dev.icebergflink.examples.compat.WriterInitContextSink;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -22,7 +22,7 @@ import org.apache.flink.core.fs.Path;
  * machine), first under a temporary name and then renamed, so a reader sees either no file or the
  * whole summary.
  */
-public final class SummaryFileSink implements Sink<CategorySummary> {
+public final class SummaryFileSink implements WriterInitContextSink<CategorySummary> {
 
     private static final long serialVersionUID = 1L;
 

@@ -8,6 +8,7 @@ import dev.icebergflink.sink.committer.IcebergCommittable;
 import dev.icebergflink.sink.committer.IcebergCommittableSerializer;
 import dev.icebergflink.sink.committer.IcebergCommitter;
 import dev.icebergflink.sink.committer.WriteResultSerializer;
+import dev.icebergflink.sink.compat.WriterInitContextSink;
 import dev.icebergflink.sink.distribution.DistributionTopology;
 import dev.icebergflink.sink.writer.IcebergSinkWriter;
 import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
@@ -21,7 +22,6 @@ import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -96,7 +96,7 @@ import org.slf4j.LoggerFactory;
  */
 @PublicEvolving
 public final class IcebergSink
-        implements Sink<RowData>,
+        implements WriterInitContextSink<RowData>,
                 SupportsCommitter<IcebergCommittable>,
                 SupportsPreCommitTopology<WriteResult, IcebergCommittable>,
                 SupportsPreWriteTopology<RowData> {

@@ -1,12 +1,12 @@
 package dev.icebergflink.sink;
 
 import dev.icebergflink.sink.committer.IcebergCommittable;
+import dev.icebergflink.sink.compat.WriterInitContextSink;
 import java.io.IOException;
 import java.util.Collection;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -26,7 +26,7 @@ import org.apache.iceberg.io.WriteResult;
  * pre-write topology (the table has no equality fields, so the real sink adds none either).
  */
 final class StringIcebergSink
-        implements Sink<String>,
+        implements WriterInitContextSink<String>,
                 SupportsCommitter<IcebergCommittable>,
                 SupportsPreCommitTopology<WriteResult, IcebergCommittable> {
 

@@ -1,9 +1,9 @@
 package dev.icebergflink.benchmarks.e2e;
 
+import dev.icebergflink.sink.compat.WriterInitContextSink;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
@@ -12,7 +12,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * part being measured and can still check its row count. The counts live in a static map keyed by a
  * name: this works because the benchmarks run on a local MiniCluster in the same JVM.
  */
-public final class CountingSink<T> implements Sink<T> {
+public final class CountingSink<T> implements WriterInitContextSink<T> {
 
     private static final long serialVersionUID = 1L;
     private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();

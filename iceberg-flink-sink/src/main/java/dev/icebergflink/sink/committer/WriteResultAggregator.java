@@ -1,6 +1,7 @@
 package dev.icebergflink.sink.committer;
 
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.sink.compat.CommittableMessages;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,7 +123,7 @@ final class WriteResultAggregator
     @Override
     public void processElement(StreamRecord<CommittableMessage<WriteResult>> element) {
         CommittableMessage<WriteResult> message = element.getValue();
-        long checkpointId = message.getCheckpointId();
+        long checkpointId = CommittableMessages.checkpointIdOrEoi(message);
         if (checkpointId <= lastEmittedCheckpointId) {
             // Results labelled with a checkpoint this aggregation has already emitted are in no
             // committable yet, so they belong to the next one. Writers label their final results
@@ -192,7 +193,7 @@ final class WriteResultAggregator
                 results.size(),
                 messageCheckpointId);
         output.collect(
-                new StreamRecord<>(new CommittableSummary<>(0, 1, messageCheckpointId, 1, 0)));
+                new StreamRecord<>(CommittableMessages.summary(0, 1, messageCheckpointId, 1, 0)));
         output.collect(
                 new StreamRecord<>(
                         new CommittableWithLineage<>(committable, messageCheckpointId, 0)));

@@ -1,8 +1,8 @@
 package dev.icebergflink.sink.distribution;
 
+import dev.icebergflink.sink.compat.SerializerConfigTypeInformation;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
@@ -12,7 +12,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * <p>It exists so that {@code keyBy} gets the {@link EqualityKeySerializer} of the right length.
  */
 @Internal
-public final class EqualityKeyTypeInfo extends TypeInformation<EqualityKey> {
+public final class EqualityKeyTypeInfo extends SerializerConfigTypeInformation<EqualityKey> {
 
     private static final long serialVersionUID = 1L;
 

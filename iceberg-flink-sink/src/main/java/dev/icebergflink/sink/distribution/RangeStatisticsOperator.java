@@ -1,6 +1,7 @@
 package dev.icebergflink.sink.distribution;
 
 import dev.icebergflink.data.row.RowDataStructLike;
+import dev.icebergflink.sink.compat.ParameterizedStreamOperator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -9,7 +10,6 @@ import org.apache.flink.runtime.operators.coordination.OperatorEvent;
 import org.apache.flink.runtime.operators.coordination.OperatorEventGateway;
 import org.apache.flink.runtime.operators.coordination.OperatorEventHandler;
 import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -29,7 +29,7 @@ import org.apache.iceberg.SortKey;
  * per key and checkpoint after de-duplication). Memory: the sample ({@code sampleSize} keys) and
  * the boundaries; nothing grows with the input.
  */
-final class RangeStatisticsOperator extends AbstractStreamOperator<Tuple2<Integer, RowData>>
+final class RangeStatisticsOperator extends ParameterizedStreamOperator<Tuple2<Integer, RowData>>
         implements OneInputStreamOperator<RowData, Tuple2<Integer, RowData>>, OperatorEventHandler {
 
     private static final long serialVersionUID = 1L;

@@ -4,12 +4,15 @@ import static dev.icebergflink.sink.committer.SinkTestTables.dataFile;
 import static dev.icebergflink.sink.committer.SinkTestTables.equalityDelete;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.sink.compat.CommittableMessages;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -45,6 +48,11 @@ class WriteResultAggregatorTest {
                 harness =
                         new OneInputStreamOperatorTestHarness<>(
                                 new WriteResultAggregator(settings, RUN));
+        // the output type the commit topology declares; without it the harness copies the
+        // committables with Kryo, which cannot rebuild their immutable lists
+        harness.setup(
+                CommittableMessageTypeInfo.of(IcebergCommittableSerializer::new)
+                        .createSerializer(new SerializerConfigImpl()));
         if (restoreFrom == null) {
             harness.initializeEmptyState();
         } else {
@@ -62,7 +70,7 @@ class WriteResultAggregatorTest {
             WriteResult... results)
             throws Exception {
         harness.processElement(
-                new CommittableSummary<>(subtask, 2, checkpoint, results.length, 0), 0L);
+                CommittableMessages.summary(subtask, 2, checkpoint, results.length, 0), 0L);
         for (WriteResult result : results) {
             harness.processElement(new CommittableWithLineage<>(result, checkpoint, subtask), 0L);
         }
@@ -84,7 +92,8 @@ class WriteResultAggregatorTest {
             assertThat(summary.getNumberOfSubtasks()).isEqualTo(1);
             assertThat(summary.getSubtaskId()).isZero();
             assertThat(lineage.getSubtaskId()).isZero();
-            assertThat(lineage.getCheckpointId()).isEqualTo(summary.getCheckpointId());
+            assertThat(CommittableMessages.checkpointIdOrEoi(lineage))
+                    .isEqualTo(CommittableMessages.checkpointIdOrEoi(summary));
             committables.add(lineage.getCommittable());
         }
         return committables;
@@ -180,7 +189,8 @@ class WriteResultAggregatorTest {
             assertThat(end.endOfInput()).isTrue();
             assertThat(end.checkpointId()).isEqualTo(4);
             assertThat(dataFileNames(end)).containsExactly("end0", "end1");
-            assertThat(harness.extractOutputValues().get(3).getCheckpointId()).isEqualTo(4);
+            assertThat(CommittableMessages.checkpointIdOrEoi(harness.extractOutputValues().get(3)))
+                    .isEqualTo(4);
         }
     }
 
@@ -196,7 +206,7 @@ class WriteResultAggregatorTest {
             assertThat(end.endOfInput()).isTrue();
             assertThat(end.checkpointId()).isEqualTo(6);
             // Flink's own message keeps EOI so the committer operator commits it at the end
-            assertThat(harness.extractOutputValues().get(3).getCheckpointId())
+            assertThat(CommittableMessages.checkpointIdOrEoi(harness.extractOutputValues().get(3)))
                     .isEqualTo(CommittableMessage.EOI);
         }
     }

@@ -2,6 +2,7 @@ package dev.icebergflink.sink.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.sink.compat.TestingStateBackends;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -10,7 +11,6 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.operators.sorted.state.BatchExecutionStateBackend;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
@@ -37,7 +37,7 @@ class ChangelogDeduplicatorTest {
     static List<Arguments> backends() {
         return List.of(
                 Arguments.of("hashmap", new HashMapStateBackend()),
-                Arguments.of("rocksdb", new EmbeddedRocksDBStateBackend()));
+                Arguments.of("rocksdb", TestingStateBackends.rocksDb()));
     }
 
     private static RowData row(RowKind kind, long id, String data) {

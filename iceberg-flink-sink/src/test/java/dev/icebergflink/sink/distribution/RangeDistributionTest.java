@@ -236,7 +236,7 @@ class RangeDistributionTest {
             this.parallelism = parallelism;
         }
 
-        @Override
+        // Declared by Flink 2.x only (no @Override, so that it compiles on Flink 1.20 as well).
         public JobID getJobID() {
             return new JobID();
         }

@@ -6,19 +6,23 @@ import dev.icebergflink.sink.SinkAssembly;
 import dev.icebergflink.sink.SinkPlan;
 import dev.icebergflink.sink.WriteModeRules;
 import dev.icebergflink.sink.WriteRuleViolation;
+import dev.icebergflink.table.compat.ChangelogModes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.flink.types.RowKind;
@@ -116,9 +120,11 @@ public final class IcebergTableSink
             // table's key anyway. Declaring upsert for it would make Flink 2.3's planner (FLIP-558)
             // demand an ON CONFLICT clause whenever the query's own key differs from the table's,
             // although the writers resolve those conflicts the same way (the last row wins).
+            // Deletes carry full rows, except on Flink 1.20, which cannot ask for that (see
+            // ChangelogModes).
             return requestedMode.containsOnly(RowKind.INSERT)
                     ? ChangelogMode.insertOnly()
-                    : ChangelogMode.upsert(false);
+                    : ChangelogModes.upsertWithFullDeletes();
         }
         return settings.formatVersion() >= 2 ? ChangelogMode.all() : ChangelogMode.insertOnly();
     }
@@ -132,14 +138,18 @@ public final class IcebergTableSink
         }
         // uid-suffix gives the sink's own operators uids; Flink then needs a uid on the sink
         // itself, which SinkV2Provider cannot set
-        return (DataStreamSinkProvider)
-                (providerContext, input) -> {
-                    DataStreamSink<?> result = input.sinkTo(sink).uid(sink.writerUid());
-                    if (parallelism != null) {
-                        result.setParallelism(parallelism);
-                    }
-                    return result;
-                };
+        // (an anonymous class: on Flink 1.20 DataStreamSinkProvider is not a functional interface)
+        return new DataStreamSinkProvider() {
+            @Override
+            public DataStreamSink<?> consumeDataStream(
+                    ProviderContext providerContext, DataStream<RowData> input) {
+                DataStreamSink<?> result = input.sinkTo(sink).uid(sink.writerUid());
+                if (parallelism != null) {
+                    result.setParallelism(parallelism);
+                }
+                return result;
+            }
+        };
     }
 
     /** The {@link IcebergSink} for this statement, from the settings resolved while planning. */

@@ -1,0 +1,14 @@
+package dev.icebergflink.sink.compat;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.sink2.Sink;
+
+/**
+ * A {@link Sink} that implements only {@code createWriter(WriterInitContext)}.
+ *
+ * <p>It exists because Flink 1.20 and 2.x declare different abstract writer factories: on 2.x
+ * {@code createWriter(WriterInitContext)} is the only one, on 1.20 {@code
+ * createWriter(Sink.InitContext)} is abstract as well. On 2.x this interface adds nothing.
+ */
+@Internal
+public interface WriterInitContextSink<InputT> extends Sink<InputT> {}
