@@ -266,19 +266,9 @@ class IcebergTableSinkITCase extends SqlTestBase {
                         Row.ofKind(RowKind.DELETE, 4, "d"),
                         Row.ofKind(RowKind.UPDATE_BEFORE, 5, "e"),
                         Row.ofKind(RowKind.UPDATE_AFTER, 5, "ee"));
-        env.createTemporaryView(
-                "default_catalog.default_database.changes",
-                env.fromChangelogStream(
-                        streamEnv.fromData(changes).returns(Types_ROW),
-                        Schema.newBuilder()
-                                .column("id", DataTypes.INT().notNull())
-                                .column("data", DataTypes.STRING())
-                                // the changes are keyed like the table: without the key Flink
-                                // would add a materializer that drops retractions of rows it did
-                                // not see (those of earlier jobs)
-                                .primaryKey("id")
-                                .build(),
-                        ChangelogMode.all()));
+        // the changes are keyed like the table: without the key Flink would add a materializer
+        // that drops retractions of rows it did not see (those of earlier jobs)
+        changelogView(env, streamEnv, "changes", changes, true);
         exec(env, "INSERT INTO keyed SELECT * FROM default_catalog.default_database.changes");
 
         assertThat(icebergRows(table("keyed")))
@@ -310,15 +300,7 @@ class IcebergTableSinkITCase extends SqlTestBase {
                         Row.ofKind(RowKind.UPDATE_AFTER, 1, "aa"),
                         Row.ofKind(RowKind.DELETE, 2, "b"),
                         Row.ofKind(RowKind.INSERT, 3, "c"));
-        env.createTemporaryView(
-                "default_catalog.default_database.unkeyed",
-                env.fromChangelogStream(
-                        streamEnv.fromData(changes).returns(Types_ROW),
-                        Schema.newBuilder()
-                                .column("id", DataTypes.INT().notNull())
-                                .column("data", DataTypes.STRING())
-                                .build(),
-                        ChangelogMode.all()));
+        changelogView(env, streamEnv, "unkeyed", changes, false);
         String insert =
                 "INSERT INTO upserted SELECT * FROM default_catalog.default_database.unkeyed";
 
@@ -331,6 +313,31 @@ class IcebergTableSinkITCase extends SqlTestBase {
         }
         assertThat(icebergRows(table("upserted")))
                 .containsExactlyInAnyOrder(Row.of(1, "aa"), Row.of(3, "c"));
+    }
+
+    /**
+     * Registers {@code changes} as the changelog view {@code name} of (id, data), keyed by id or
+     * not.
+     */
+    private static void changelogView(
+            StreamTableEnvironment env,
+            StreamExecutionEnvironment streamEnv,
+            String name,
+            List<Row> changes,
+            boolean keyedById) {
+        Schema.Builder schema =
+                Schema.newBuilder()
+                        .column("id", DataTypes.INT().notNull())
+                        .column("data", DataTypes.STRING());
+        if (keyedById) {
+            schema.primaryKey("id");
+        }
+        env.createTemporaryView(
+                "default_catalog.default_database." + name,
+                env.fromChangelogStream(
+                        streamEnv.fromData(changes).returns(Types_ROW),
+                        schema.build(),
+                        ChangelogMode.all()));
     }
 
     private static boolean flinkAtLeast(int major, int minor) {
