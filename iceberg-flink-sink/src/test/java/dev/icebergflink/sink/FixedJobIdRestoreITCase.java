@@ -102,6 +102,8 @@ class FixedJobIdRestoreITCase {
                         new MiniClusterConfiguration.Builder()
                                 .setNumTaskManagers(1)
                                 .setNumSlotsPerTaskManager(4)
+                                // builds of several Flink lines run at once on one machine
+                                .withRandomPorts()
                                 .build());
         cluster.start();
         return cluster;

@@ -324,6 +324,8 @@ class ExactlyOnceFailoverITCase {
                         new MiniClusterConfiguration.Builder()
                                 .setNumTaskManagers(1)
                                 .setNumSlotsPerTaskManager(4)
+                                // builds of several Flink lines run at once on one machine
+                                .withRandomPorts()
                                 .build())) {
             fresh.start();
             JobID streaming =
