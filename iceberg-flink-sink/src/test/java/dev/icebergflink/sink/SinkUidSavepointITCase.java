@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.testing.SavepointFixtures;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,9 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
@@ -45,19 +43,6 @@ class SinkUidSavepointITCase extends SinkITCaseBase {
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
     @TempDir Path dir;
-
-    private static StreamExecutionEnvironment env(String savepoint) {
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        if (savepoint != null) {
-            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
-            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
-        }
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(2);
-        env.enableCheckpointing(100);
-        return env;
-    }
 
     /** The job: a throttled generator (own uid) into an upsert sink with the given suffix. */
     private static void pipeline(
@@ -95,7 +80,7 @@ class SinkUidSavepointITCase extends SinkITCaseBase {
     @Test
     void aSuffixGivesEveryOperatorAStableUidWithAPlainSinkTo() {
         TableLoader loader = tables.create(BY_PART, 2);
-        StreamExecutionEnvironment env = env(null);
+        StreamExecutionEnvironment env = SavepointFixtures.environment(null);
         pipeline(env, loader, DistributionMode.HASH, false);
         List<String> uids =
                 env.getStreamGraph().getStreamNodes().stream()
@@ -114,7 +99,7 @@ class SinkUidSavepointITCase extends SinkITCaseBase {
     @Test
     void withoutASuffixFlinkGeneratesTheIds() {
         TableLoader loader = tables.create(BY_PART, 2);
-        StreamExecutionEnvironment env = env(null);
+        StreamExecutionEnvironment env = SavepointFixtures.environment(null);
         input(env, List.of(row(1, "a", "x")))
                 .sinkTo(IcebergSink.forRowData().tableLoader(loader).build());
         assertThat(env.getStreamGraph().getStreamNodes())
@@ -126,7 +111,7 @@ class SinkUidSavepointITCase extends SinkITCaseBase {
     void twoSinksWithTheSameSuffixAreRejected() {
         TableLoader first = tables.create(BY_PART, 2);
         TableLoader second = tables.create(BY_PART, 2);
-        StreamExecutionEnvironment env = env(null);
+        StreamExecutionEnvironment env = SavepointFixtures.environment(null);
         DataStream<RowData> input = input(env, List.of(row(1, "a", "x")));
         input.sinkTo(IcebergSink.forRowData().tableLoader(first).uidSuffix("same").build());
         input.sinkTo(IcebergSink.forRowData().tableLoader(second).uidSuffix("same").build());
@@ -141,7 +126,7 @@ class SinkUidSavepointITCase extends SinkITCaseBase {
             names = {"HASH", "RANGE"})
     void aSavepointRestoresIntoANewJobWithTheSameSuffix(DistributionMode mode) throws Exception {
         TableLoader loader = tables.create(BY_PART, 2);
-        StreamExecutionEnvironment first = env(null);
+        StreamExecutionEnvironment first = SavepointFixtures.environment(null);
         pipeline(first, loader, mode, false);
         JobClient client = first.executeAsync("before the savepoint");
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
@@ -163,7 +148,7 @@ class SinkUidSavepointITCase extends SinkITCaseBase {
         // a new, changed job with the same suffix: every operator's state (source
         // position, de-duplication, statistics, aggregation, committer) must find its operator,
         // or the submission fails (unclaimed state is not ignored)
-        StreamExecutionEnvironment second = env(savepoint);
+        StreamExecutionEnvironment second = SavepointFixtures.environment(savepoint);
         pipeline(second, loader, mode, true);
         second.execute("after the savepoint");
 
