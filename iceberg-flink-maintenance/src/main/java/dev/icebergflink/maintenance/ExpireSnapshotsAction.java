@@ -1,6 +1,7 @@
 package dev.icebergflink.maintenance;
 
 import dev.icebergflink.maintenance.cleanup.ReachableFiles;
+import dev.icebergflink.maintenance.cleanup.RetainedFlinkCommit;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +14,8 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Expires old snapshots and deletes the files only they referenced, with Iceberg's own {@link
@@ -39,10 +37,7 @@ import org.slf4j.LoggerFactory;
 @PublicEvolving
 public final class ExpireSnapshotsAction {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ExpireSnapshotsAction.class);
-
-    /** The summary key under which our sink records the last committed checkpoint. */
-    static final String FLINK_CHECKPOINT_KEY = "flink.max-committed-checkpoint-id";
+    static final String FLINK_CHECKPOINT_KEY = RetainedFlinkCommit.FLINK_CHECKPOINT_KEY;
 
     private final Table table;
     private Long olderThanMillis;
@@ -171,44 +166,9 @@ public final class ExpireSnapshotsAction {
      * The user's threshold, lowered to the newest Flink checkpoint commit when that is protected.
      */
     private Long effectiveOlderThan() {
-        if (!retainLastFlinkCommit) {
-            return olderThanMillis;
-        }
-        Snapshot flinkCommit = newestFlinkCommit();
-        if (flinkCommit == null) {
-            return olderThanMillis;
-        }
-        long protectedFrom = flinkCommit.timestampMillis();
-        if (olderThanMillis == null) {
-            // Iceberg's default age applies; also keep the Flink commit.
-            long defaultAge =
-                    org.apache.iceberg.util.PropertyUtil.propertyAsLong(
-                            table.properties(),
-                            org.apache.iceberg.TableProperties.MAX_SNAPSHOT_AGE_MS,
-                            org.apache.iceberg.TableProperties.MAX_SNAPSHOT_AGE_MS_DEFAULT);
-            return Math.min(System.currentTimeMillis() - defaultAge, protectedFrom);
-        }
-        if (protectedFrom < olderThanMillis) {
-            LOG.info(
-                    "Keeping snapshot {} of table {} and newer ones: it holds the last checkpoint"
-                            + " a Flink job committed (retainLastFlinkCommit)",
-                    flinkCommit.snapshotId(),
-                    table.name());
-            return protectedFrom;
-        }
-        return olderThanMillis;
-    }
-
-    private Snapshot newestFlinkCommit() {
-        Snapshot current = table.currentSnapshot();
-        while (current != null) {
-            Map<String, String> summary = current.summary();
-            if (summary != null && summary.containsKey(FLINK_CHECKPOINT_KEY)) {
-                return current;
-            }
-            current = current.parentId() == null ? null : table.snapshot(current.parentId());
-        }
-        return null;
+        return retainLastFlinkCommit
+                ? RetainedFlinkCommit.olderThan(table, olderThanMillis)
+                : olderThanMillis;
     }
 
     private static Set<Long> snapshotIds(Table table) {

@@ -14,14 +14,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.MetadataColumns;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Runs the read-and-write part of a rewrite as one Flink {@code BATCH} job: the work units are the
@@ -66,7 +60,7 @@ public final class RewriteJob {
             return List.of();
         }
         Table copy = SerializableTable.copyOf(table);
-        RewriteUnitSerializer serializer = RewriteUnitFunction.unitSerializer(copy);
+        RewriteUnitSerializer serializer = UnitRewriter.unitSerializer(copy);
         List<byte[]> units = new ArrayList<>(plan.units().size());
         for (CombinedScanTask unit : plan.units()) {
             units.add(SimpleVersionedSerialization.writeVersionAndSerialize(serializer, unit));
@@ -82,8 +76,8 @@ public final class RewriteJob {
                         .flatMap(
                                 new RewriteUnitFunction(
                                         copy,
-                                        rowSchema(copy),
-                                        dataFileFormat(copy),
+                                        UnitRewriter.dataSchema(copy),
+                                        UnitRewriter.dataFileFormat(copy),
                                         plan.writeTargetFileSize()))
                         .name("rewrite-files")
                         .setParallelism(parallelism)
@@ -106,25 +100,5 @@ public final class RewriteJob {
             throw e;
         }
         return written;
-    }
-
-    /** The format of the new files: the table's {@code write.format.default}. */
-    private static FileFormat dataFileFormat(Table table) {
-        return FileFormat.fromString(
-                PropertyUtil.propertyAsString(
-                        table.properties(),
-                        TableProperties.DEFAULT_FILE_FORMAT,
-                        TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
-    }
-
-    /**
-     * The columns a rewrite reads and writes: the table's columns, plus the row lineage columns
-     * when the table tracks row lineage (format v3+), so that rewritten rows keep their {@code
-     * _row_id} and {@code _last_updated_sequence_number} instead of getting new ones at commit.
-     */
-    static Schema rowSchema(Table table) {
-        return TableUtil.supportsRowLineage(table)
-                ? MetadataColumns.schemaWithRowLineage(table.schema())
-                : table.schema();
     }
 }

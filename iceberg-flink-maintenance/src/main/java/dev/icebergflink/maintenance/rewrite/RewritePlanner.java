@@ -96,6 +96,17 @@ public final class RewritePlanner {
      * @throws IllegalArgumentException for an unknown or unsupported option, or a bad value
      */
     public PlannedRewrite plan() {
+        return plan(Long.MAX_VALUE);
+    }
+
+    /**
+     * Plans the rewrite of the table's current snapshot, taking the largest file groups first and
+     * leaving out groups that would bring the rewritten bytes above {@code maxRewriteBytes} (they
+     * are left for a later rewrite).
+     *
+     * @throws IllegalArgumentException for an unknown or unsupported option, or a bad value
+     */
+    public PlannedRewrite plan(long maxRewriteBytes) {
         Snapshot start = table.currentSnapshot();
         if (start == null) {
             return new PlannedRewrite(null, 0, Set.of(), Set.of(), List.of(), 0L);
@@ -119,13 +130,20 @@ public final class RewritePlanner {
         DeleteFileSet dangling = DeleteFileSet.create();
         List<CombinedScanTask> units = new ArrayList<>();
         long writeTarget = 0L;
+        long plannedBytes = 0L;
+        int planned = 0;
         for (RewriteFileGroup group : groups) {
+            if (group.inputFilesSizeInBytes() > maxRewriteBytes - plannedBytes) {
+                continue;
+            }
+            plannedBytes += group.inputFilesSizeInBytes();
+            planned++;
             rewritten.addAll(group.rewrittenFiles());
             dangling.addAll(danglingDeletes(group, referencedFiles));
             writeTarget = Math.max(writeTarget, group.maxOutputFileSize());
             units.addAll(units(group));
         }
-        return new PlannedRewrite(start, groups.size(), rewritten, dangling, units, writeTarget);
+        return new PlannedRewrite(start, planned, rewritten, dangling, units, writeTarget);
     }
 
     private void validate(Set<String> plannerOptions) {
