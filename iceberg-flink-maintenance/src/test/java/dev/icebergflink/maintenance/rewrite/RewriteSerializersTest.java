@@ -168,4 +168,62 @@ class RewriteSerializersTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("version 3");
     }
+
+    @Test
+    void aRewriteItemIsTheRollSizeThenTheUnit() throws IOException {
+        RewriteItemSerializer serializer = new RewriteItemSerializer();
+        RewriteItemSerializer.Item item = new RewriteItemSerializer.Item(0x10L, new byte[] {7, 8});
+        byte[] bytes = serializer.serialize(item);
+
+        assertThat(java.util.HexFormat.of().formatHex(bytes))
+                .isEqualTo("0000000000000010" + "00000002" + "0708");
+        RewriteItemSerializer.Item read = serializer.deserialize(1, bytes);
+        assertThat(read.writeTargetFileSize()).isEqualTo(0x10L);
+        assertThat(read.unit()).containsExactly(7, 8);
+        assertThatThrownBy(() -> serializer.deserialize(1, Arrays.copyOf(bytes, bytes.length + 1)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Corrupt rewrite item");
+        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("version 2");
+    }
+
+    @Test
+    void aRewriteHeaderRoundTripsItsFiles() throws IOException {
+        RewriteHeaderSerializer serializer = new RewriteHeaderSerializer(Map.of(0, SPEC));
+        DeleteFile dangling =
+                FileMetadata.deleteFileBuilder(SPEC)
+                        .ofPositionDeletes()
+                        .withPath("/warehouse/t/data/pos.parquet")
+                        .withFormat(FileFormat.PARQUET)
+                        .withPartitionPath("data=a")
+                        .withFileSizeInBytes(50)
+                        .withRecordCount(2)
+                        .build();
+        RewriteHeader header =
+                new RewriteHeader(
+                        42L, 3, List.of(dataFile("a", 10), dataFile("b", 5)), List.of(dangling));
+
+        byte[] bytes = serializer.serialize(header);
+        RewriteHeader read = serializer.deserialize(1, bytes);
+
+        assertThat(java.nio.ByteBuffer.wrap(bytes).getLong()).isEqualTo(42L);
+        assertThat(java.nio.ByteBuffer.wrap(bytes, 8, 4).getInt()).isEqualTo(3);
+        assertThat(read.startingSnapshotId()).isEqualTo(42L);
+        assertThat(read.groupCount()).isEqualTo(3);
+        assertThat(read.rewrittenDataFiles())
+                .extracting(DataFile::location)
+                .containsExactly("/warehouse/t/data/a.parquet", "/warehouse/t/data/b.parquet");
+        assertThat(read.danglingDeleteFiles())
+                .singleElement()
+                .satisfies(
+                        delete -> {
+                            assertThat(delete.location())
+                                    .isEqualTo("/warehouse/t/data/pos.parquet");
+                            assertThat(delete.recordCount()).isEqualTo(2L);
+                        });
+        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("version 2");
+    }
 }
