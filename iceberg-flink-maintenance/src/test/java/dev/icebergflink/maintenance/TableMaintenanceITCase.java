@@ -2,35 +2,18 @@ package dev.icebergflink.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.icebergflink.FlinkSchemaUtil;
-import dev.icebergflink.TableLoader;
 import dev.icebergflink.maintenance.api.ExpireSnapshots;
 import dev.icebergflink.maintenance.api.RewriteDataFiles;
 import dev.icebergflink.maintenance.api.TableMaintenance;
-import dev.icebergflink.sink.IcebergSink;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -55,7 +38,7 @@ class TableMaintenanceITCase {
                             .setNumberSlotsPerTaskManager(4)
                             .build());
 
-    private static final String CHECKPOINT_KEY = "flink.max-committed-checkpoint-id";
+    private static final String CHECKPOINT_KEY = StreamingAppends.CHECKPOINT_KEY;
     private static final int ROWS = 3000;
     private static final Duration WAIT = Duration.ofSeconds(120);
 
@@ -64,9 +47,9 @@ class TableMaintenanceITCase {
     @Test
     void compactsAndExpiresWhileAStreamingWriterCommits() throws Exception {
         Table table = MaintenanceTables.create(dir, "t", 2, FileFormat.PARQUET);
-        StreamExecutionEnvironment env = streamingEnv();
-        appendGeneratedRows(env, table);
-        TableMaintenance.forTable(env, loader(table))
+        StreamExecutionEnvironment env = StreamingAppends.env(0);
+        StreamingAppends.append(env, table, ROWS);
+        TableMaintenance.forTable(env, StreamingAppends.loader(table))
                 .uidSuffix("it")
                 .rateLimit(Duration.ofMillis(300))
                 .lockCheckDelay(Duration.ofMillis(200))
@@ -94,24 +77,32 @@ class TableMaintenanceITCase {
                                 seenManifestLists.add(snapshot.manifestListLocation());
                             }
                         }
-                        return committedRows(table) == ROWS
-                                && replaceCommits(table) > 0
+                        return StreamingAppends.committedRows(table) == ROWS
+                                && StreamingAppends.rewrites(table) > 0
                                 && expired(table, seenSnapshots) > 0;
                     });
-            // Let the writer's last commits be compacted: wait for a rewrite after the last append.
+            // The deleting workers of the last expiration may still be at work.
             Conditions.await(
-                    "a compaction after the last append",
+                    "the manifest lists of expired snapshots deleted",
                     WAIT,
                     () -> {
                         table.refresh();
-                        return DataOperations.REPLACE.equals(table.currentSnapshot().operation());
+                        Set<String> expiredLists = new HashSet<>(seenManifestLists);
+                        table.snapshots()
+                                .forEach(s -> expiredLists.remove(s.manifestListLocation()));
+                        return expiredLists.stream()
+                                .noneMatch(
+                                        list ->
+                                                new java.io.File(
+                                                                java.net.URI.create(list).getPath())
+                                                        .exists());
                     });
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
         }
 
         table.refresh();
-        assertThat(MaintenanceTables.rows(table)).isEqualTo(expectedRows());
+        assertThat(MaintenanceTables.rows(table)).isEqualTo(StreamingAppends.expectedRows(ROWS));
         // Four partitions, compacted: far fewer files than the writer's commits made.
         int flinkCommits = seenFlinkCommits(table, seenSnapshots);
         assertThat(MaintenanceTables.dataFiles(table).size())
@@ -131,68 +122,6 @@ class TableMaintenanceITCase {
         assertThat(newestFlinkCommit(table)).isNotNull();
         assertThat(newestFlinkCommit(table).summary().get(CHECKPOINT_KEY))
                 .isEqualTo(maxCheckpointSeen(table));
-    }
-
-    private static StreamExecutionEnvironment streamingEnv() {
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(2);
-        env.enableCheckpointing(200);
-        return env;
-    }
-
-    /** ROWS rows into the table, about 100 per checkpoint, through our sink. */
-    private static void appendGeneratedRows(StreamExecutionEnvironment env, Table table) {
-        GeneratorFunction<Long, RowData> generator =
-                i ->
-                        GenericRowData.of(
-                                i,
-                                StringData.fromString("s" + i),
-                                StringData.fromString("p" + (i % 4)));
-        env.fromSource(
-                        new DataGeneratorSource<>(
-                                generator,
-                                ROWS,
-                                RateLimiterStrategy.perCheckpoint(100),
-                                InternalTypeInfo.of(FlinkSchemaUtil.convert(table.schema()))),
-                        WatermarkStrategy.noWatermarks(),
-                        "rows")
-                .setParallelism(1)
-                .sinkTo(IcebergSink.forRowData().tableLoader(loader(table)).build())
-                .setParallelism(1);
-    }
-
-    private static TableLoader loader(Table table) {
-        return TableLoader.fromHadoopTable(table.location());
-    }
-
-    private static List<String> expectedRows() {
-        List<String> rows = new ArrayList<>();
-        for (long i = 0; i < ROWS; i++) {
-            rows.add(i + ":s" + i + ":p" + (i % 4));
-        }
-        rows.sort(null);
-        return rows;
-    }
-
-    private static long committedRows(Table table) {
-        Snapshot current = table.currentSnapshot();
-        if (current == null) {
-            return 0;
-        }
-        Map<String, String> summary = current.summary();
-        return Long.parseLong(summary.getOrDefault("total-records", "0"));
-    }
-
-    private static int replaceCommits(Table table) {
-        int count = 0;
-        for (Snapshot snapshot : table.snapshots()) {
-            if (DataOperations.REPLACE.equals(snapshot.operation())) {
-                count++;
-            }
-        }
-        return count;
     }
 
     private static int expired(Table table, Set<Long> seen) {

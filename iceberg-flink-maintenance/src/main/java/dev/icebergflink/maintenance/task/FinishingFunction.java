@@ -90,6 +90,7 @@ public final class FinishingFunction
         }
         TaskResult result;
         if (errors.isEmpty()) {
+            TaskTestHooks.beforeFinishing(timestamp);
             try {
                 TaskFinisher.Outcome outcome = finisher.finish(plan.payload(), succeeded);
                 result =

@@ -7,6 +7,8 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a task's {@link TaskPlanner} for each trigger: emits the work items with the trigger's
@@ -26,6 +28,7 @@ public final class PlanningOperator extends AbstractStreamOperator<byte[]>
         implements OneInputStreamOperator<Trigger, byte[]> {
 
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(PlanningOperator.class);
 
     /** The side output the headers leave by. */
     public static final OutputTag<PlanHeader> HEADERS =
@@ -59,6 +62,7 @@ public final class PlanningOperator extends AbstractStreamOperator<byte[]>
             header = new PlanHeader(new byte[0], 0, TaskErrors.describe(e));
         }
         output.collect(HEADERS, new StreamRecord<>(header, timestamp));
+        TaskTestHooks.afterPlanning(timestamp);
         output.emitWatermark(new Watermark(timestamp));
     }
 

@@ -38,6 +38,7 @@ final class LockCoordinator implements OperatorCoordinator {
     private final TriggerLockFactory factory;
     private MaintenanceLock lock;
     private SubtaskGateway triggerManager;
+    private final java.util.List<LockEvent> undelivered = new java.util.ArrayList<>();
 
     LockCoordinator(Context context, Role role, String lockName, TriggerLockFactory factory) {
         this.context = context;
@@ -61,6 +62,7 @@ final class LockCoordinator implements OperatorCoordinator {
             lock = null;
         }
         triggerManager = null;
+        undelivered.clear();
     }
 
     @Override
@@ -83,9 +85,14 @@ final class LockCoordinator implements OperatorCoordinator {
         send(new LockEvent.Released(timestamp));
     }
 
+    /**
+     * Sends an event to the trigger manager, or keeps it until the trigger manager's subtask is
+     * ready to receive events (a reply to a request sent from its {@code open()} can be ready
+     * first).
+     */
     private synchronized void send(LockEvent event) {
         if (triggerManager == null) {
-            LOG.debug("{}: the trigger manager is not running; {} dropped", lockName, event);
+            undelivered.add(event);
             return;
         }
         triggerManager.sendEvent(event);
@@ -118,6 +125,7 @@ final class LockCoordinator implements OperatorCoordinator {
             int subtask, int attemptNumber, Throwable reason) {
         if (role == Role.TRIGGER_MANAGER) {
             triggerManager = null;
+            undelivered.clear();
             lock.releaseOwn();
         }
     }
@@ -127,6 +135,8 @@ final class LockCoordinator implements OperatorCoordinator {
             int subtask, int attemptNumber, SubtaskGateway gateway) {
         if (role == Role.TRIGGER_MANAGER) {
             triggerManager = gateway;
+            undelivered.forEach(gateway::sendEvent);
+            undelivered.clear();
         }
     }
 

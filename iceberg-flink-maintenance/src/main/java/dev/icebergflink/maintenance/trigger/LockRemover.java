@@ -11,6 +11,8 @@ import org.apache.flink.runtime.operators.coordination.OperatorEventGateway;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The end of every maintenance run: reports the run's {@link TaskResult} in the task's metrics and
@@ -22,6 +24,7 @@ public final class LockRemover extends AbstractStreamOperator<Void>
         implements OneInputStreamOperator<TaskResult, Void>, LockedOperatorFactory.LockedOperator {
 
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(LockRemover.class);
 
     private final List<String> taskNames;
 

@@ -72,10 +72,13 @@ final class MaintenanceLock {
         this.releaseListener = listener;
     }
 
-    /** Takes the lock for the run triggered at {@code timestamp}, if nobody holds it. */
+    /**
+     * Takes the lock for the run triggered at {@code timestamp}, if nobody holds it. Asking again
+     * for the same run (its first answer was lost) answers yes again.
+     */
     synchronized boolean tryLock(long timestamp) {
         if (held) {
-            return false;
+            return holder == timestamp;
         }
         if (lock != null && !lock.tryLock()) {
             return false;

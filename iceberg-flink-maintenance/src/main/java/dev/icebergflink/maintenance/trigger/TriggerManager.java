@@ -18,6 +18,8 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides when each maintenance task runs: sums the table's changes per task, and when a task is
@@ -43,6 +45,7 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
                 LockedOperatorFactory.LockedOperator {
 
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(TriggerManager.class);
 
     private final List<String> taskNames;
     private final List<TaskTrigger> triggers;
@@ -117,10 +120,18 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
             triggered.add(TaskMetrics.group(getMetricGroup(), name).counter("triggered"));
         }
         if (recovering) {
-            gateway.sendEventToCoordinator(new LockEvent.Recover());
+            askToRecover();
         } else {
             evaluate();
         }
+    }
+
+    /**
+     * Asks the coordinator to clear a lock left behind, and to be asked again if no answer comes.
+     */
+    private void askToRecover() {
+        gateway.sendEventToCoordinator(new LockEvent.Recover());
+        schedule(now() + lockCheckDelayMillis);
     }
 
     @Override
@@ -136,6 +147,12 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
 
     @Override
     public void handleOperatorEvent(OperatorEvent event) {
+        LOG.debug(
+                "Event {} (recovering {}, awaiting task {}, in flight {})",
+                event,
+                recovering,
+                awaitedTask,
+                state.inFlightTask());
         if (event instanceof LockEvent.Reply reply) {
             lockReplied(reply);
         } else if (event instanceof LockEvent.Released released) {
@@ -145,12 +162,10 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
                 evaluate();
             }
         } else if (event instanceof LockEvent.Recovered recovered) {
-            if (recovered.done()) {
+            if (recovering && recovered.done()) {
                 recovering = false;
                 state.ended();
                 evaluate();
-            } else {
-                schedule(now() + lockCheckDelayMillis);
             }
         } else {
             throw new IllegalArgumentException("Unexpected event " + event);
@@ -203,7 +218,18 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
         }
         awaitedTask = due;
         awaitedTimestamp = Math.max(now, state.lastTriggerTimestamp() + 1);
+        askForLock();
+    }
+
+    /**
+     * Asks for the lock for the awaited run, and to be asked again if no answer comes within the
+     * lock check delay (an answer lost in a JobManager failover); the coordinator answers a
+     * repeated request for the run it granted with yes again.
+     */
+    private void askForLock() {
+        LOG.debug("Asking for the lock for task {} (run {})", awaitedTask, awaitedTimestamp);
         gateway.sendEventToCoordinator(new LockEvent.Request(awaitedTimestamp));
+        schedule(now() + lockCheckDelayMillis);
     }
 
     /** The first due task after the one that ran last (in turn), or NONE. */
@@ -247,7 +273,9 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
                                 timerAt = Long.MAX_VALUE;
                             }
                             if (recovering) {
-                                gateway.sendEventToCoordinator(new LockEvent.Recover());
+                                askToRecover();
+                            } else if (awaitedTask != TriggerManagerState.NONE) {
+                                askForLock();
                             } else {
                                 evaluate();
                             }
