@@ -109,6 +109,22 @@ public final class OptionResolver {
                 return Optional.of(
                         new Found(OptionSource.FLINK_CONFIGURATION, key, configured.get()));
             }
+            // An option whose Flink configuration key is its own key is read there under its
+            // alternative keys too (e.g. 'compaction-enabled' for the rewrite's enable option).
+            if (key.equals(option.key())) {
+                for (String alternative : option.alternativeKeys()) {
+                    configured =
+                            flinkConf.getOptional(
+                                    ConfigOptions.key(alternative).stringType().noDefaultValue());
+                    if (configured.isPresent()) {
+                        return Optional.of(
+                                new Found(
+                                        OptionSource.FLINK_CONFIGURATION,
+                                        alternative,
+                                        configured.get()));
+                    }
+                }
+            }
         }
         if (option.tableProperty().isPresent()) {
             String key = option.tableProperty().get();

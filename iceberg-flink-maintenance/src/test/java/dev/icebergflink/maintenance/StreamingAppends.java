@@ -51,6 +51,12 @@ final class StreamingAppends {
 
     /** Adds the writer of {@code rows} generated rows to {@code env}. */
     static void append(StreamExecutionEnvironment env, Table table, int rows) {
+        append(env, table, rows, IcebergSink.forRowData().tableLoader(loader(table)));
+    }
+
+    /** Adds the writer of {@code rows} generated rows to {@code env}, through {@code sink}. */
+    static void append(
+            StreamExecutionEnvironment env, Table table, int rows, IcebergSink.Builder sink) {
         GeneratorFunction<Long, RowData> generator =
                 i ->
                         GenericRowData.of(
@@ -66,7 +72,7 @@ final class StreamingAppends {
                         WatermarkStrategy.noWatermarks(),
                         "rows")
                 .setParallelism(1)
-                .sinkTo(IcebergSink.forRowData().tableLoader(loader(table)).build())
+                .sinkTo(sink.build())
                 .setParallelism(1);
     }
 

@@ -41,8 +41,10 @@ public final class FlinkWriteConf implements Serializable {
     private final String rangeStatisticsType;
     private final double rangeSortKeyBaseWeight;
     private final String upsertEnabledBy;
+    private final MaintenanceRequest maintenance;
 
-    private FlinkWriteConf(OptionResolver resolver) {
+    private FlinkWriteConf(OptionResolver resolver, MaintenanceRequest maintenance) {
+        this.maintenance = maintenance;
         this.format = FileWriteSettings.format(resolver);
         this.targetFileSizeBytes = FileWriteSettings.targetFileSizeBytes(resolver);
         this.writeProperties =
@@ -118,6 +120,7 @@ public final class FlinkWriteConf implements Serializable {
         this.uidSuffix = other.uidSuffix;
         this.rangeStatisticsType = other.rangeStatisticsType;
         this.rangeSortKeyBaseWeight = other.rangeSortKeyBaseWeight;
+        this.maintenance = other.maintenance;
     }
 
     /**
@@ -174,7 +177,14 @@ public final class FlinkWriteConf implements Serializable {
             Map<String, String> options,
             ReadableConfig flinkConf,
             Map<String, String> tableProperties) {
-        return new FlinkWriteConf(new OptionResolver(options, flinkConf, tableProperties));
+        OptionResolver resolver = new OptionResolver(options, flinkConf, tableProperties);
+        return new FlinkWriteConf(
+                resolver, MaintenanceRequest.resolve(resolver, options, flinkConf));
+    }
+
+    /** The table maintenance to run after the sink's commits. */
+    public MaintenanceRequest maintenance() {
+        return maintenance;
     }
 
     /** The format of data and delete files. */
@@ -284,6 +294,7 @@ public final class FlinkWriteConf implements Serializable {
                 + writeParallelism
                 + ", uidSuffix="
                 + uidSuffix
+                + (maintenance.enabled() ? ", maintenance=" + maintenance.enabledTasks() : "")
                 + (distributionMode == DistributionMode.RANGE
                         ? ", rangeStatisticsType="
                                 + rangeStatisticsType
@@ -311,7 +322,8 @@ public final class FlinkWriteConf implements Serializable {
                 && Objects.equals(writeParallelism, that.writeParallelism)
                 && uidSuffix.equals(that.uidSuffix)
                 && rangeStatisticsType.equals(that.rangeStatisticsType)
-                && rangeSortKeyBaseWeight == that.rangeSortKeyBaseWeight;
+                && rangeSortKeyBaseWeight == that.rangeSortKeyBaseWeight
+                && maintenance.equals(that.maintenance);
     }
 
     @Override

@@ -320,6 +320,65 @@ public final class FlinkWriteOptions {
                     .flinkConfigKey("uid-suffix")
                     .build();
 
+    /**
+     * Whether the sink compacts the table's small files after its commits (the maintenance module's
+     * RewriteDataFiles, tuned by the {@code flink-maintenance.rewrite.*} options).
+     */
+    public static final ConnectorOption<Boolean> REWRITE_ENABLED =
+            ConnectorOption.builder(
+                            ConfigOptions.key("flink-maintenance.rewrite.enabled")
+                                    .booleanType()
+                                    .defaultValue(false)
+                                    .withFallbackKeys("compaction-enabled")
+                                    .withDescription(
+                                            "Whether the sink compacts small data files after its"
+                                                    + " commits, in the same job (needs the"
+                                                    + " iceberg-flink-maintenance module; tuned by"
+                                                    + " the 'flink-maintenance.rewrite.*' options)."
+                                                    + " 'compaction-enabled' is the same option."),
+                            Boolean.class)
+                    .flinkConfigKey("flink-maintenance.rewrite.enabled")
+                    .build();
+
+    /**
+     * Whether the sink expires old snapshots after its commits (the maintenance module's
+     * ExpireSnapshots, tuned by the {@code flink-maintenance.expire-snapshots.*} options).
+     */
+    public static final ConnectorOption<Boolean> EXPIRE_SNAPSHOTS_ENABLED =
+            ConnectorOption.builder(
+                            ConfigOptions.key("flink-maintenance.expire-snapshots.enabled")
+                                    .booleanType()
+                                    .defaultValue(false)
+                                    .withDescription(
+                                            "Whether the sink expires old snapshots after its"
+                                                    + " commits, in the same job (needs the"
+                                                    + " iceberg-flink-maintenance module; tuned by"
+                                                    + " the 'flink-maintenance.expire-snapshots.*'"
+                                                    + " options)."),
+                            Boolean.class)
+                    .flinkConfigKey("flink-maintenance.expire-snapshots.enabled")
+                    .build();
+
+    /**
+     * Whether the sink deletes orphan files after its commits (the maintenance module's
+     * DeleteOrphanFiles, tuned by the {@code flink-maintenance.delete-orphan-files.*} options).
+     */
+    public static final ConnectorOption<Boolean> DELETE_ORPHAN_FILES_ENABLED =
+            ConnectorOption.builder(
+                            ConfigOptions.key("flink-maintenance.delete-orphan-files.enabled")
+                                    .booleanType()
+                                    .defaultValue(false)
+                                    .withDescription(
+                                            "Whether the sink deletes files no snapshot references"
+                                                    + " (left by failed writes), in the same job"
+                                                    + " (needs the iceberg-flink-maintenance module;"
+                                                    + " tuned by the"
+                                                    + " 'flink-maintenance.delete-orphan-files.*'"
+                                                    + " options)."),
+                            Boolean.class)
+                    .flinkConfigKey("flink-maintenance.delete-orphan-files.enabled")
+                    .build();
+
     /** All write options, for validation of user-given keys and for generated docs. */
     public static List<ConnectorOption<?>> all() {
         return List.of(
@@ -338,7 +397,10 @@ public final class FlinkWriteOptions {
                 RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT,
                 BRANCH,
                 WRITE_PARALLELISM,
-                UID_SUFFIX);
+                UID_SUFFIX,
+                REWRITE_ENABLED,
+                EXPIRE_SNAPSHOTS_ENABLED,
+                DELETE_ORPHAN_FILES_ENABLED);
     }
 
     /**

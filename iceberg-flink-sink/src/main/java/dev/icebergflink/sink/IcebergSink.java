@@ -1,6 +1,7 @@
 package dev.icebergflink.sink;
 
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.options.OptionValidation;
 import dev.icebergflink.sink.committer.CommitTopology;
 import dev.icebergflink.sink.committer.CommitterSettings;
@@ -16,10 +17,12 @@ import dev.icebergflink.sink.writer.SpillDirectory;
 import dev.icebergflink.sink.writer.WriterMetrics;
 import dev.icebergflink.sink.writer.WriterMode;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -28,9 +31,11 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.DistributionMode;
@@ -99,7 +104,8 @@ public final class IcebergSink
         implements WriterInitContextSink<RowData>,
                 SupportsCommitter<IcebergCommittable>,
                 SupportsPreCommitTopology<WriteResult, IcebergCommittable>,
-                SupportsPreWriteTopology<RowData> {
+                SupportsPreWriteTopology<RowData>,
+                SupportsPostCommitTopology<IcebergCommittable> {
 
     private static final long serialVersionUID = 1L;
 
@@ -170,6 +176,38 @@ public final class IcebergSink
     public DataStream<CommittableMessage<IcebergCommittable>> addPreCommitTopology(
             DataStream<CommittableMessage<WriteResult>> writeResults) {
         return CommitTopology.addPreCommitTopology(writeResults, committerSettings);
+    }
+
+    /**
+     * Adds the table maintenance the options ask for ({@code compaction-enabled}, {@code
+     * flink-maintenance.*}) after the committer, fed by the ids of the checkpoints it committed;
+     * nothing when no maintenance is on.
+     */
+    @Override
+    public void addPostCommitTopology(
+            DataStream<CommittableMessage<IcebergCommittable>> committables) {
+        MaintenanceRequest maintenance = conf.maintenance();
+        if (!maintenance.enabled()) {
+            return;
+        }
+        PostCommitMaintenance provider =
+                PostCommitMaintenance.provider()
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                "The maintenance module is no longer on the class"
+                                                        + " path"));
+        SingleOutputStreamOperator<Long> committed =
+                committables
+                        .flatMap(new CommittedCheckpoints())
+                        .returns(Types.LONG)
+                        .name("Committed checkpoints: " + tableName)
+                        .setParallelism(1);
+        if (operatorUids()) {
+            committed.uid("iceberg-committed-checkpoints-" + uidSuffix);
+        }
+        provider.addAfterCommits(
+                committed, tableLoader, maintenance.settings(), operatorUids() ? uidSuffix : null);
     }
 
     /**
@@ -384,6 +422,67 @@ public final class IcebergSink
         }
 
         /**
+         * Whether the sink compacts small files after its commits, in the same job (the write
+         * option {@code compaction-enabled}; needs the iceberg-flink-maintenance module).
+         */
+        public Builder compaction(boolean enabled) {
+            return set(FlinkWriteOptions.REWRITE_ENABLED.key(), Boolean.toString(enabled));
+        }
+
+        /** Compacts small files after the sink's commits, with the default settings. */
+        public Builder rewriteDataFiles() {
+            return rewriteDataFiles(Map.of());
+        }
+
+        /**
+         * Compacts small files after the sink's commits; {@code settings} are {@code
+         * flink-maintenance.rewrite.*} options, given with or without that prefix (e.g. {@code
+         * schedule.commit-count}).
+         */
+        public Builder rewriteDataFiles(Map<String, String> settings) {
+            return maintenanceTask(FlinkWriteOptions.REWRITE_ENABLED, "rewrite.", settings);
+        }
+
+        /** Expires old snapshots after the sink's commits, with the default settings. */
+        public Builder expireSnapshots() {
+            return expireSnapshots(Map.of());
+        }
+
+        /**
+         * Expires old snapshots after the sink's commits; {@code settings} are {@code
+         * flink-maintenance.expire-snapshots.*} options, with or without that prefix.
+         */
+        public Builder expireSnapshots(Map<String, String> settings) {
+            return maintenanceTask(
+                    FlinkWriteOptions.EXPIRE_SNAPSHOTS_ENABLED, "expire-snapshots.", settings);
+        }
+
+        /** Deletes orphan files after the sink's commits, with the default settings. */
+        public Builder deleteOrphanFiles() {
+            return deleteOrphanFiles(Map.of());
+        }
+
+        /**
+         * Deletes orphan files after the sink's commits; {@code settings} are {@code
+         * flink-maintenance.delete-orphan-files.*} options, with or without that prefix.
+         */
+        public Builder deleteOrphanFiles(Map<String, String> settings) {
+            return maintenanceTask(
+                    FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLED,
+                    "delete-orphan-files.",
+                    settings);
+        }
+
+        private Builder maintenanceTask(
+                ConnectorOption<Boolean> enable, String family, Map<String, String> settings) {
+            set(enable.key(), "true");
+            String prefix = PostCommitMaintenance.PREFIX + family;
+            settings.forEach(
+                    (key, value) -> set(key.startsWith(prefix) ? key : prefix + key, value));
+            return this;
+        }
+
+        /**
          * Sets a write option by key (see {@link FlinkWriteOptions}); unknown keys and bad values
          * are rejected when the sink is resolved, naming the key.
          */
@@ -442,8 +541,16 @@ public final class IcebergSink
                 throw new IllegalArgumentException(
                         "IcebergSink needs a table: call tableLoader(TableLoader)");
             }
-            OptionValidation.checkKnownKeys(options.keySet(), FlinkWriteOptions.all());
+            OptionValidation.checkKnownKeys(options.keySet(), knownOptions());
             return this;
+        }
+
+        /** The write options, and the maintenance settings when the maintenance module is there. */
+        private static List<ConnectorOption<?>> knownOptions() {
+            List<ConnectorOption<?>> known = new ArrayList<>(FlinkWriteOptions.all());
+            PostCommitMaintenance.provider()
+                    .ifPresent(provider -> known.addAll(provider.options()));
+            return known;
         }
 
         /**

@@ -105,6 +105,7 @@ public final class TableMaintenance {
         private Duration lockCheckDelay = DEFAULT_LOCK_CHECK_DELAY;
         private Integer parallelism;
         private int maxReadBack = DEFAULT_MAX_READ_BACK;
+        private boolean operatorUids = true;
 
         private Builder(
                 StreamExecutionEnvironment env,
@@ -156,6 +157,16 @@ public final class TableMaintenance {
         /** How many snapshots one look at the table reads at most (default 100). */
         public Builder maxReadBack(int snapshots) {
             this.maxReadBack = snapshots;
+            return this;
+        }
+
+        /**
+         * Whether the topology's operators get uids (default true, so that savepoints map to them
+         * whatever else changes in the job). Turn it off only where the job leaves uids to Flink on
+         * purpose: inside a sink without a uid suffix, Flink rejects operators with uids.
+         */
+        public Builder operatorUids(boolean enabled) {
+            this.operatorUids = enabled;
             return this;
         }
 
@@ -219,12 +230,16 @@ public final class TableMaintenance {
                                 task.parallelism() != null ? task.parallelism() : workers,
                                 task.slotSharingGroup() != null
                                         ? task.slotSharingGroup()
-                                        : slotSharingGroup));
+                                        : slotSharingGroup,
+                                operatorUids));
             }
 
             MaintenanceTopology topology =
                     new MaintenanceTopology(
-                            tableName + "#" + suffix, lockFactory, uidPrefix, slotSharingGroup);
+                            tableName + "#" + suffix,
+                            lockFactory,
+                            operatorUids ? uidPrefix : null,
+                            slotSharingGroup);
             DataStream<TableChange> input = changes != null ? changes : monitor(uidPrefix);
             SingleOutputStreamOperator<Trigger> triggered =
                     topology.triggerManager(
@@ -241,9 +256,8 @@ public final class TableMaintenance {
                         triggered
                                 .filter(new ForTask(i))
                                 .name(placement.operatorName("trigger"))
-                                .uid(placement.uid("trigger"))
                                 .setParallelism(1);
-                placement.place(mine);
+                placement.place(mine, "trigger");
                 MaintenanceTaskBuilder.Steps steps = tasks.get(i).steps(loader);
                 DataStream<TaskResult> taskResults =
                         TaskStages.append(
@@ -260,8 +274,10 @@ public final class TableMaintenance {
                                             loader.clone(), rateLimit.toMillis(), maxReadBack),
                                     WatermarkStrategy.noWatermarks(),
                                     "Maintenance monitor")
-                            .uid(uidPrefix + "-monitor")
                             .setParallelism(1);
+            if (operatorUids) {
+                monitor.uid(uidPrefix + "-monitor");
+            }
             if (slotSharingGroup != null) {
                 monitor.slotSharingGroup(slotSharingGroup);
             }

@@ -3,7 +3,6 @@ package dev.icebergflink.maintenance.monitor;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.maintenance.api.TableChange;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -12,7 +11,6 @@ import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
-import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
@@ -78,40 +76,13 @@ final class MonitorReader implements SourceReader<TableChange, MonitorSplit> {
         if (current == null || current.snapshotId() == split.lastSnapshotId()) {
             return InputStatus.NOTHING_AVAILABLE;
         }
-        TableChange change = changesSince(current);
+        TableChange change =
+                SnapshotChanges.since(table, current, split.lastSnapshotId(), maxReadBack);
         split = new MonitorSplit(current.snapshotId());
         if (change.commitCount() > 0) {
             output.collect(change);
         }
         return InputStatus.NOTHING_AVAILABLE;
-    }
-
-    /** The changes of the snapshots after the last reported one, up to {@code maxReadBack}. */
-    private TableChange changesSince(Snapshot current) {
-        List<Snapshot> newer = new ArrayList<>();
-        Snapshot snapshot = current;
-        while (snapshot != null
-                && snapshot.snapshotId() != split.lastSnapshotId()
-                && newer.size() < maxReadBack) {
-            newer.add(snapshot);
-            snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
-        }
-        if (snapshot != null
-                && snapshot.snapshotId() != split.lastSnapshotId()
-                && split.lastSnapshotId() != MonitorSplit.NONE) {
-            LOG.info(
-                    "More than {} commits to table {} since the last look; the older ones are not"
-                            + " counted",
-                    maxReadBack,
-                    table.name());
-        }
-        TableChange change = TableChange.empty();
-        for (Snapshot s : newer) {
-            if (!DataOperations.REPLACE.equals(s.operation())) {
-                change = change.merge(TableChange.of(s));
-            }
-        }
-        return change;
     }
 
     @Override

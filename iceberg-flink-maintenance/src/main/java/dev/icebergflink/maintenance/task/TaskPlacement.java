@@ -13,10 +13,17 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * @param uidPrefix the prefix of its operators' uids, unique within the job
  * @param parallelism the parallelism of its parallel step
  * @param slotSharingGroup the slot sharing group of its operators, or null for the default
+ * @param operatorUids whether its operators get uids (off inside a sink that leaves its uids to
+ *     Flink)
  */
 @Internal
 public record TaskPlacement(
-        int index, String name, String uidPrefix, int parallelism, String slotSharingGroup)
+        int index,
+        String name,
+        String uidPrefix,
+        int parallelism,
+        String slotSharingGroup,
+        boolean operatorUids)
         implements Serializable {
 
     /** The uid of one of the task's operators. */
@@ -29,8 +36,14 @@ public record TaskPlacement(
         return name + "[" + index + "] " + step;
     }
 
-    /** Puts an operator of the task into the task's slot sharing group, if it has one. */
-    public void place(SingleOutputStreamOperator<?> operator) {
+    /**
+     * Gives one of the task's operators its uid (when the topology has uids) and slot sharing group
+     * (if the task has one).
+     */
+    public void place(SingleOutputStreamOperator<?> operator, String step) {
+        if (operatorUids) {
+            operator.uid(uid(step));
+        }
         if (slotSharingGroup != null) {
             operator.slotSharingGroup(slotSharingGroup);
         }

@@ -40,18 +40,16 @@ public final class TaskStages {
                                 task.operatorName("plan"),
                                 TaskTypes.BYTES,
                                 new PlanningOperator(planner))
-                        .uid(task.uid("plan"))
                         .setParallelism(1);
-        task.place(items);
+        task.place(items, "plan");
         DataStream<PlanHeader> headers = items.getSideOutput(PlanningOperator.HEADERS);
 
         SingleOutputStreamOperator<WorkResult> results =
                 items.rebalance()
                         .process(new WorkingFunction(worker), TaskTypes.WORK_RESULT)
                         .name(task.operatorName("work"))
-                        .uid(task.uid("work"))
                         .setParallelism(task.parallelism());
-        task.place(results);
+        task.place(results, "work");
 
         SingleOutputStreamOperator<TaskResult> finished =
                 headers.keyBy(new OneKey<>(), Types.INT)
@@ -60,9 +58,8 @@ public final class TaskStages {
                                 new FinishingFunction(task.index(), task.name(), finisher),
                                 TaskTypes.TASK_RESULT)
                         .name(task.operatorName("finish"))
-                        .uid(task.uid("finish"))
                         .setParallelism(1);
-        task.place(finished);
+        task.place(finished, "finish");
         return finished;
     }
 

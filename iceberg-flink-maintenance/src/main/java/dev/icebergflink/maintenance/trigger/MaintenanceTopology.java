@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
@@ -18,7 +19,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  *
  * @param lockName the lock's name within the job (the table and the topology's uid suffix)
  * @param lockFactory the shared lock, or null for the job's own
- * @param uidPrefix the prefix of the operators' uids
+ * @param uidPrefix the prefix of the operators' uids, or null for operators without uids
  * @param slotSharingGroup the operators' slot sharing group, or null for the default
  */
 @Internal
@@ -44,12 +45,9 @@ public record MaintenanceTopology(
                         lockFactory);
         SingleOutputStreamOperator<Trigger> manager =
                 changes.transform("Maintenance trigger manager", TaskTypes.TRIGGER, factory)
-                        .uid(uidPrefix + "-trigger-manager")
                         .setParallelism(1)
                         .setMaxParallelism(1);
-        if (slotSharingGroup != null) {
-            manager.slotSharingGroup(slotSharingGroup);
-        }
+        place(manager, "trigger-manager");
         return manager;
     }
 
@@ -63,15 +61,22 @@ public record MaintenanceTopology(
                         lockFactory);
         SingleOutputStreamOperator<Void> remover =
                 results.transform("Maintenance lock remover", Types.VOID, factory)
-                        .uid(uidPrefix + "-lock-remover")
                         .setParallelism(1)
                         .setMaxParallelism(1);
-        if (slotSharingGroup != null) {
-            remover.slotSharingGroup(slotSharingGroup);
+        place(remover, "lock-remover");
+        DataStreamSink<Void> end =
+                remover.sinkTo(new DiscardingSink<>()).name("Maintenance end").setParallelism(1);
+        if (uidPrefix != null) {
+            end.uid(uidPrefix + "-end");
         }
-        remover.sinkTo(new DiscardingSink<>())
-                .name("Maintenance end")
-                .uid(uidPrefix + "-end")
-                .setParallelism(1);
+    }
+
+    private void place(SingleOutputStreamOperator<?> operator, String role) {
+        if (uidPrefix != null) {
+            operator.uid(uidPrefix + "-" + role);
+        }
+        if (slotSharingGroup != null) {
+            operator.slotSharingGroup(slotSharingGroup);
+        }
     }
 }
