@@ -61,7 +61,7 @@ class SinkMaintenanceITCase {
     }
 
     @Test
-    void aSinkWithCompactionAndExpirationKeepsItsTableHealthy() throws Exception {
+    void aSinkWithCompactionExpirationAndOrphanDeletionKeepsItsTableHealthy() throws Exception {
         Table table = MaintenanceTables.create(dir, "t", 2, FileFormat.PARQUET);
         StreamExecutionEnvironment env = StreamingAppends.env(0);
         StreamingAppends.append(
@@ -79,7 +79,17 @@ class SinkMaintenanceITCase {
                                         "max-snapshot-age-seconds",
                                         "0",
                                         "retain-last",
-                                        "3")));
+                                        "3"))
+                        .deleteOrphanFiles(
+                                Map.of("schedule.commit-count", "4", "min-age-seconds", "600")));
+        // An orphan a failed write left behind an hour ago.
+        Path dataDir = Path.of(java.net.URI.create(table.location() + "/data"));
+        java.nio.file.Files.createDirectories(dataDir);
+        Path orphan = java.nio.file.Files.writeString(dataDir.resolve("orphan.parquet"), "left");
+        java.nio.file.Files.setLastModifiedTime(
+                orphan,
+                java.nio.file.attribute.FileTime.fromMillis(
+                        System.currentTimeMillis() - 3_600_000L));
         Set<Long> seen = new HashSet<>();
 
         JobClient job = env.executeAsync("sink with maintenance");
@@ -94,7 +104,8 @@ class SinkMaintenanceITCase {
                         table.snapshots().forEach(s -> now.add(s.snapshotId()));
                         return StreamingAppends.committedRows(table) == ROWS
                                 && StreamingAppends.rewrites(table) > 0
-                                && !now.containsAll(seen);
+                                && !now.containsAll(seen)
+                                && !java.nio.file.Files.exists(orphan);
                     });
         } finally {
             Conditions.stop(job);

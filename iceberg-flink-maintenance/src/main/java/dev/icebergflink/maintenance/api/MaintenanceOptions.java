@@ -204,6 +204,54 @@ public final class MaintenanceOptions {
                     false,
                     "Whether schemas and partition specs no retained snapshot uses are removed.");
 
+    // ---- DeleteOrphanFiles
+
+    public static final ConnectorOption<Integer> ORPHAN_SCHEDULE_COMMIT_COUNT =
+            intOption(
+                    "delete-orphan-files.schedule.commit-count",
+                    null,
+                    "Delete orphan files after this many commits since the last deletion.");
+
+    public static final ConnectorOption<Long> ORPHAN_SCHEDULE_INTERVAL_SECOND =
+            longOption(
+                    "delete-orphan-files.schedule.interval-second",
+                    3600L,
+                    "Delete orphan files when this many seconds passed since the last deletion.");
+
+    public static final ConnectorOption<Long> ORPHAN_MIN_AGE_SECONDS =
+            longOption(
+                    "delete-orphan-files.min-age-seconds",
+                    DeleteOrphanFiles.DEFAULT_MIN_AGE.getSeconds(),
+                    "Only files older than this many seconds are deleted: younger ones may belong"
+                            + " to a commit in progress.");
+
+    public static final ConnectorOption<String> ORPHAN_LOCATION =
+            stringOption(
+                    "delete-orphan-files.location",
+                    null,
+                    "Where to look for orphan files; default: the table's location.");
+
+    public static final ConnectorOption<Boolean> ORPHAN_USE_PREFIX_LISTING =
+            booleanOption(
+                    "delete-orphan-files.use-prefix-listing",
+                    true,
+                    "Whether files are listed with the FileIO's prefix listing (object stores)"
+                            + " instead of walking directories with Hadoop's FileSystem.");
+
+    public static final ConnectorOption<String> ORPHAN_PREFIX_MISMATCH_MODE =
+            stringOption(
+                    "delete-orphan-files.prefix-mismatch-mode",
+                    "ERROR",
+                    "What to do with a file whose path the metadata references under another"
+                            + " scheme or authority: ERROR fails the run, IGNORE keeps the file,"
+                            + " DELETE deletes it.");
+
+    public static final ConnectorOption<Integer> ORPHAN_DELETE_BATCH_SIZE =
+            intOption(
+                    "delete-orphan-files.delete-batch-size",
+                    DeleteOrphanFiles.DEFAULT_DELETE_BATCH_SIZE,
+                    "Orphan files one worker deletes in one go.");
+
     /** Every maintenance setting, for validation and the generated reference. */
     public static List<ConnectorOption<?>> all() {
         return List.of(
@@ -235,7 +283,14 @@ public final class MaintenanceOptions {
                 EXPIRE_MAX_SNAPSHOT_AGE_SECONDS,
                 EXPIRE_DELETE_BATCH_SIZE,
                 EXPIRE_PLANNING_WORKER_POOL_SIZE,
-                EXPIRE_CLEAN_EXPIRED_METADATA);
+                EXPIRE_CLEAN_EXPIRED_METADATA,
+                ORPHAN_SCHEDULE_COMMIT_COUNT,
+                ORPHAN_SCHEDULE_INTERVAL_SECOND,
+                ORPHAN_MIN_AGE_SECONDS,
+                ORPHAN_LOCATION,
+                ORPHAN_USE_PREFIX_LISTING,
+                ORPHAN_PREFIX_MISMATCH_MODE,
+                ORPHAN_DELETE_BATCH_SIZE);
     }
 
     private static ConnectorOption<Long> longOption(String key, Long fallback, String text) {

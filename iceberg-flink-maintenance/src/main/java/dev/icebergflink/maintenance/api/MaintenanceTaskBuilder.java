@@ -2,7 +2,9 @@ package dev.icebergflink.maintenance.api;
 
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.maintenance.task.TaskFinisher;
+import dev.icebergflink.maintenance.task.TaskMapper;
 import dev.icebergflink.maintenance.task.TaskPlanner;
+import dev.icebergflink.maintenance.task.TaskReducer;
 import dev.icebergflink.maintenance.task.TaskWorker;
 import dev.icebergflink.maintenance.trigger.TaskTrigger;
 import java.time.Duration;
@@ -163,6 +165,29 @@ public abstract class MaintenanceTaskBuilder<T extends MaintenanceTaskBuilder<?>
         return parallelism;
     }
 
-    /** The three steps of a task run. */
-    record Steps(TaskPlanner planner, TaskWorker worker, TaskFinisher finisher) {}
+    /**
+     * The steps of a task run: a planner and a finisher, with either workers (a single-stage task)
+     * or mappers and reducers (a two-stage task, see {@code TaskStages}).
+     */
+    record Steps(
+            TaskPlanner planner,
+            TaskWorker worker,
+            TaskMapper mapper,
+            TaskReducer reducer,
+            TaskFinisher finisher) {
+
+        /** The steps of a single-stage task. */
+        Steps(TaskPlanner planner, TaskWorker worker, TaskFinisher finisher) {
+            this(planner, worker, null, null, finisher);
+        }
+
+        /** The steps of a two-stage task. */
+        Steps(TaskPlanner planner, TaskMapper mapper, TaskReducer reducer, TaskFinisher finisher) {
+            this(planner, null, mapper, reducer, finisher);
+        }
+
+        boolean twoStage() {
+            return mapper != null;
+        }
+    }
 }

@@ -32,6 +32,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *     .rateLimit(Duration.ofMinutes(1))
  *     .add(RewriteDataFiles.builder().scheduleOnCommitCount(10).targetFileSizeBytes(128L << 20))
  *     .add(ExpireSnapshots.builder().scheduleOnInterval(Duration.ofHours(1)).retainLast(100))
+ *     .add(DeleteOrphanFiles.builder().scheduleOnInterval(Duration.ofDays(1)))
  *     .append();
  * }</pre>
  *
@@ -260,8 +261,20 @@ public final class TableMaintenance {
                 placement.place(mine, "trigger");
                 MaintenanceTaskBuilder.Steps steps = tasks.get(i).steps(loader);
                 DataStream<TaskResult> taskResults =
-                        TaskStages.append(
-                                mine, placement, steps.planner(), steps.worker(), steps.finisher());
+                        steps.twoStage()
+                                ? TaskStages.append(
+                                        mine,
+                                        placement,
+                                        steps.planner(),
+                                        steps.mapper(),
+                                        steps.reducer(),
+                                        steps.finisher())
+                                : TaskStages.append(
+                                        mine,
+                                        placement,
+                                        steps.planner(),
+                                        steps.worker(),
+                                        steps.finisher());
                 results = results == null ? taskResults : results.union(taskResults);
             }
             topology.lockRemover(results, names);

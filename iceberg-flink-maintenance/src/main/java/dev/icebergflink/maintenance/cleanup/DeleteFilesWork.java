@@ -45,6 +45,15 @@ public final class DeleteFilesWork implements TaskWorker {
         List<String> paths =
                 SimpleVersionedSerialization.readVersionAndDeSerialize(
                         new PathBatchSerializer(), item);
+        return SimpleVersionedSerialization.writeVersionAndSerialize(
+                new DeletionCountSerializer(), delete(io, paths));
+    }
+
+    /**
+     * Deletes {@code paths} with {@code io}, in one bulk request when it supports that; a file that
+     * cannot be deleted is counted and logged, never thrown.
+     */
+    public static DeletionCountSerializer.Count delete(FileIO io, List<String> paths) {
         long failed = 0;
         if (io instanceof SupportsBulkOperations bulk) {
             try {
@@ -63,9 +72,7 @@ public final class DeleteFilesWork implements TaskWorker {
                 }
             }
         }
-        return SimpleVersionedSerialization.writeVersionAndSerialize(
-                new DeletionCountSerializer(),
-                new DeletionCountSerializer.Count(paths.size() - failed, failed));
+        return new DeletionCountSerializer.Count(paths.size() - failed, failed);
     }
 
     @Override

@@ -38,6 +38,27 @@ public final class FileLocations {
         return rest;
     }
 
+    /** The scheme of {@code location} ({@code s3} of {@code s3://b/k}), or null if it has none. */
+    public static String scheme(String location) {
+        java.util.regex.Matcher scheme = SCHEME.matcher(location);
+        return scheme.find() ? location.substring(0, scheme.end() - 1) : null;
+    }
+
+    /**
+     * The authority of {@code location} ({@code b} of {@code s3://b/k}), or null if it has none or
+     * an empty one ({@code file:///tmp/x}).
+     */
+    public static String authority(String location) {
+        java.util.regex.Matcher scheme = SCHEME.matcher(location);
+        String rest = scheme.find() ? location.substring(scheme.end()) : location;
+        if (!rest.startsWith("//")) {
+            return null;
+        }
+        int end = rest.indexOf('/', 2);
+        String authority = end < 0 ? rest.substring(2) : rest.substring(2, end);
+        return authority.isEmpty() ? null : authority;
+    }
+
     /**
      * Whether the part of {@code location} below {@code root} has a hidden name component (starting
      * with {@code .} or {@code _}, like Hadoop checksum files or {@code _SUCCESS} markers); names

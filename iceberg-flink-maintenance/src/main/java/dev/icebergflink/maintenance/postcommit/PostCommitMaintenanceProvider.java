@@ -3,6 +3,7 @@ package dev.icebergflink.maintenance.postcommit;
 import static dev.icebergflink.maintenance.api.MaintenanceOptions.*;
 
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.maintenance.api.DeleteOrphanFiles;
 import dev.icebergflink.maintenance.api.ExpireSnapshots;
 import dev.icebergflink.maintenance.api.JdbcLockFactory;
 import dev.icebergflink.maintenance.api.MaintenanceOptions;
@@ -26,6 +27,7 @@ import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.iceberg.actions.DeleteOrphanFiles.PrefixMismatchMode;
 
 /**
  * The maintenance module's side of the sink's {@link PostCommitMaintenance}: reads the {@link
@@ -134,12 +136,37 @@ public final class PostCommitMaintenanceProvider implements PostCommitMaintenanc
                 tasks.add(expire());
             }
             if (options.get(FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLED)) {
-                throw new IllegalArgumentException(
-                        "Option '"
-                                + FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLED.key()
-                                + "' is not supported by this release of the maintenance module");
+                tasks.add(deleteOrphans());
             }
             return tasks;
+        }
+
+        DeleteOrphanFiles.Builder deleteOrphans() {
+            DeleteOrphanFiles.Builder orphans =
+                    DeleteOrphanFiles.builder()
+                            .scheduleOnInterval(
+                                    Duration.ofSeconds(
+                                            options.get(ORPHAN_SCHEDULE_INTERVAL_SECOND)))
+                            .minAge(Duration.ofSeconds(options.get(ORPHAN_MIN_AGE_SECONDS)))
+                            .usePrefixListing(options.get(ORPHAN_USE_PREFIX_LISTING))
+                            .prefixMismatchMode(prefixMismatchMode())
+                            .deleteBatchSize(options.get(ORPHAN_DELETE_BATCH_SIZE));
+            options.getOptional(ORPHAN_SCHEDULE_COMMIT_COUNT)
+                    .ifPresent(orphans::scheduleOnCommitCount);
+            options.getOptional(ORPHAN_LOCATION).ifPresent(orphans::location);
+            return orphans;
+        }
+
+        private PrefixMismatchMode prefixMismatchMode() {
+            String mode = options.get(ORPHAN_PREFIX_MISMATCH_MODE);
+            try {
+                return PrefixMismatchMode.valueOf(mode.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Option '%s' is '%s'; allowed are ERROR, IGNORE and DELETE",
+                                ORPHAN_PREFIX_MISMATCH_MODE.key(), mode));
+            }
         }
 
         RewriteDataFiles.Builder rewrite() {

@@ -19,6 +19,7 @@ public final class TaskTypes {
     public static final TypeInformation<TaskResult> TASK_RESULT = Types.POJO(TaskResult.class);
     public static final TypeInformation<PlanHeader> PLAN_HEADER = Types.POJO(PlanHeader.class);
     public static final TypeInformation<WorkResult> WORK_RESULT = Types.POJO(WorkResult.class);
+    public static final TypeInformation<KeyedRecord> KEYED_RECORD = Types.POJO(KeyedRecord.class);
 
     private TaskTypes() {}
 }
