@@ -192,6 +192,8 @@ public final class TableMaintenance {
             }
             String suffix = uidSuffix != null ? uidSuffix : tableName;
             String uidPrefix = "TableMaintenance-" + suffix;
+            // Without an explicit parallelism the job's is used; when that is the cluster's
+            // default too (not known here), the tasks' parallel steps take the cluster's default.
             int workers = parallelism != null ? parallelism : env.getParallelism();
 
             List<String> names = new ArrayList<>();

@@ -40,6 +40,12 @@ public final class TaskStages {
      */
     public static final int BUCKETS_PER_SUBTASK = 64;
 
+    /**
+     * Buckets when the parallelism is left to the cluster's default (not known while the job is
+     * built): enough to spread over any parallelism up to Flink's default maximum of 128.
+     */
+    public static final int BUCKETS_FOR_DEFAULT_PARALLELISM = 128 * BUCKETS_PER_SUBTASK;
+
     private TaskStages() {}
 
     /**
@@ -90,7 +96,10 @@ public final class TaskStages {
                 items.rebalance()
                         .process(
                                 new MappingFunction(
-                                        mapper, task.parallelism() * BUCKETS_PER_SUBTASK),
+                                        mapper,
+                                        task.parallelism() > 0
+                                                ? task.parallelism() * BUCKETS_PER_SUBTASK
+                                                : BUCKETS_FOR_DEFAULT_PARALLELISM),
                                 TaskTypes.KEYED_RECORD)
                         .name(task.operatorName("map"))
                         .setParallelism(task.parallelism());
