@@ -30,9 +30,14 @@ import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * Writes the positions a unit's equality deletes delete as the table's kind of position deletes:
- * position delete files on format v2 (Iceberg's sorting writer, per partition or per data file as
- * the table's {@code write.delete.granularity} says), deletion vectors on format v3 (Iceberg's DV
- * writer, one Puffin file per unit), each in the data file's own spec and partition.
+ * position delete files on format v2 (Iceberg's sorting writer), deletion vectors on format v3
+ * (Iceberg's DV writer, one Puffin file per unit), each in the data file's own spec and partition.
+ *
+ * <p>Every new delete refers to ONE data file, whatever the table's {@code
+ * write.delete.granularity}: a file-scoped position delete file is opened only by readers of its
+ * data file (a partition-scoped one would apply, by sequence number, to every older data file of
+ * the partition and be read for each), and it carries exactly the sequence number of the equality
+ * deletes of its data file.
  *
  * <p>Format v3 allows at most one deletion vector per data file: a data file that already has one
  * gets a new vector holding the old positions and the new ones, and the old vector (with any
@@ -155,7 +160,7 @@ public final class ConvertedDeletesWriter {
                         () ->
                                 writers.newPositionDeleteWriter(
                                         outputs.newOutputFile(spec, partition), spec, partition),
-                        granularity());
+                        DeleteGranularity.FILE);
         Map<String, Long> sequenceNumbers = new HashMap<>();
         long highest = Long.MIN_VALUE;
         PositionDelete<RowData> delete = PositionDelete.create();
@@ -191,13 +196,5 @@ public final class ConvertedDeletesWriter {
                         TableProperties.DEFAULT_FILE_FORMAT_DEFAULT);
         return FileFormat.fromString(
                 properties.getOrDefault(TableProperties.DELETE_DEFAULT_FILE_FORMAT, dataFormat));
-    }
-
-    private DeleteGranularity granularity() {
-        return DeleteGranularity.fromString(
-                table.properties()
-                        .getOrDefault(
-                                TableProperties.DELETE_GRANULARITY,
-                                TableProperties.DELETE_GRANULARITY_DEFAULT));
     }
 }
