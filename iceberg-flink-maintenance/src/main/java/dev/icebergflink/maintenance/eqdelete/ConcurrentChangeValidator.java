@@ -11,7 +11,8 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
-import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.SnapshotChanges;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.util.ContentFileUtil;
 
 /**
@@ -35,7 +36,7 @@ import org.apache.iceberg.util.ContentFileUtil;
 @Internal
 public final class ConcurrentChangeValidator implements SnapshotAncestryValidator {
 
-    private final FileIO io;
+    private final Table table;
     private final Map<Integer, PartitionSpec> specs;
     private final long startingSnapshotId;
     private final Map<DeleteScope, Long> highestRemoved = new HashMap<>();
@@ -44,22 +45,20 @@ public final class ConcurrentChangeValidator implements SnapshotAncestryValidato
     private String error = "";
 
     /**
-     * @param io the table's file IO, to read the manifests of new snapshots
-     * @param specs the table's partition specs
+     * @param table the table, to read the manifests of new snapshots with its specs
      * @param startingSnapshotId the snapshot the conversion was planned from
      * @param removedEqualityDeletes the equality deletes the commit removes, with sequence numbers
      * @param referencedDataFiles the data files the new deletes refer to
      * @param newVectorTargets the data files that get a new deletion vector (empty on format v2)
      */
     public ConcurrentChangeValidator(
-            FileIO io,
-            Map<Integer, PartitionSpec> specs,
+            Table table,
             long startingSnapshotId,
             Collection<DeleteFile> removedEqualityDeletes,
             Collection<String> referencedDataFiles,
             Collection<String> newVectorTargets) {
-        this.io = io;
-        this.specs = specs;
+        this.table = table;
+        this.specs = table.specs();
         this.startingSnapshotId = startingSnapshotId;
         for (DeleteFile delete : removedEqualityDeletes) {
             highestRemoved.merge(
@@ -87,7 +86,8 @@ public final class ConcurrentChangeValidator implements SnapshotAncestryValidato
     }
 
     private boolean validate(Snapshot snapshot) {
-        for (DataFile added : snapshot.addedDataFiles(io)) {
+        SnapshotChanges changes = SnapshotChanges.builderFor(table).snapshot(snapshot).build();
+        for (DataFile added : changes.addedDataFiles()) {
             long sequenceNumber =
                     added.dataSequenceNumber() == null
                             ? snapshot.sequenceNumber()
@@ -103,7 +103,7 @@ public final class ConcurrentChangeValidator implements SnapshotAncestryValidato
                 return false;
             }
         }
-        for (DataFile removed : snapshot.removedDataFiles(io)) {
+        for (DataFile removed : changes.removedDataFiles()) {
             if (referencedDataFiles.contains(removed.location())) {
                 error =
                         String.format(
@@ -113,7 +113,7 @@ public final class ConcurrentChangeValidator implements SnapshotAncestryValidato
             }
         }
         if (!newVectorTargets.isEmpty()) {
-            for (DeleteFile added : snapshot.addedDeleteFiles(io)) {
+            for (DeleteFile added : changes.addedDeleteFiles()) {
                 if (ContentFileUtil.isDV(added)
                         && newVectorTargets.contains(added.referencedDataFile())) {
                     error =

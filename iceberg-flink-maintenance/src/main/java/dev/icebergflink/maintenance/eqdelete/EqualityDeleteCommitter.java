@@ -71,8 +71,7 @@ public final class EqualityDeleteCommitter {
         }
         rewrite.validateWith(
                 new ConcurrentChangeValidator(
-                        table.io(),
-                        table.specs(),
+                        table,
                         start.snapshotId(),
                         removed,
                         converted.referencedDataFiles(),
