@@ -4,6 +4,7 @@ import dev.icebergflink.TableLoader;
 import dev.icebergflink.maintenance.task.TaskTables;
 import dev.icebergflink.maintenance.task.TaskWorker;
 import org.apache.flink.annotation.Internal;
+import org.apache.iceberg.Table;
 
 /**
  * The parallel step of the equality-delete conversion: converts one unit with a {@link
@@ -17,7 +18,7 @@ public final class EqualityDeleteWork implements TaskWorker {
 
     private final TableLoader loader;
 
-    private transient org.apache.iceberg.Table table;
+    private transient Table table;
     private transient int subtask;
     private transient int attempt;
 
