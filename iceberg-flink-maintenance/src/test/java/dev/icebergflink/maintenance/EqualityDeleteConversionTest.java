@@ -15,7 +15,10 @@ import dev.icebergflink.maintenance.eqdelete.PlannedConversion;
 import dev.icebergflink.maintenance.eqdelete.UnitConverter;
 import dev.icebergflink.maintenance.task.TaskFinisher;
 import dev.icebergflink.maintenance.task.TaskPlanner;
+import dev.icebergflink.testing.GenericFileWriters;
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,10 +31,15 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.ContentFileUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,6 +108,54 @@ class EqualityDeleteConversionTest {
         // nothing left to do
         assertThat(runOnce(table).filesAdded()).isZero();
         assertThat(MaintenanceTables.rows(table)).isEqualTo(before);
+    }
+
+    @Test
+    void deletesOnANullableColumnMatchNullsAndMixWithIdDeletes() throws Exception {
+        Table table = MaintenanceTables.create(dir, "t", 3, FileFormat.PARQUET);
+        List<Record> records = MaintenanceTables.records(0, 12, "p0", random);
+        for (int i = 0; i < records.size(); i++) {
+            records.get(i).setField("data", i % 4 == 0 ? null : "d" + (i % 3));
+        }
+        table.newAppend().appendFile(MaintenanceTables.writeDataFile(table, records)).commit();
+        // by data: null (ids 0, 4, 8) and "d1" (ids 1, 7, 10); by id: 2
+        commitDeletes(table, dataDeletes(table, "p0", null, "d1"));
+        commitDeletes(table, MaintenanceTables.writeIdDeletes(table, "p0", 2));
+        List<String> before = MaintenanceTables.rows(table);
+        assertThat(before).hasSize(12 - 7);
+
+        runOnce(table);
+
+        assertThat(MaintenanceTables.rows(table)).isEqualTo(before);
+        assertThat(ReaderRows.rows(table)).isEqualTo(before);
+        assertThat(ReaderRows.liveEqualityDeletes(table)).isZero();
+    }
+
+    /** An equality delete on the nullable {@code data} column of partition {@code part}. */
+    private static DeleteFile dataDeletes(Table table, String part, String... values) {
+        Schema dataSchema = table.schema().select("data");
+        PartitionKey partition = new PartitionKey(table.spec(), table.schema());
+        partition.set(0, part);
+        EqualityDeleteWriter<Record> writer =
+                GenericFileWriters.equalityDeletes(
+                                table, FileFormat.PARQUET, new int[] {2}, dataSchema)
+                        .newEqualityDeleteWriter(
+                                OutputFileFactory.builderFor(table, 1, System.nanoTime())
+                                        .format(FileFormat.PARQUET)
+                                        .build()
+                                        .newOutputFile(table.spec(), partition),
+                                table.spec(),
+                                partition);
+        try (writer) {
+            for (String value : values) {
+                Record key = GenericRecord.create(dataSchema);
+                key.setField("data", value);
+                writer.write(key);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return writer.toDeleteFile();
     }
 
     @Test
