@@ -379,6 +379,30 @@ public final class FlinkWriteOptions {
                     .flinkConfigKey("flink-maintenance.delete-orphan-files.enabled")
                     .build();
 
+    /**
+     * Whether the sink turns its equality deletes into position deletes or deletion vectors after
+     * its commits (the maintenance module's RewriteEqualityDeletes, tuned by the {@code
+     * flink-maintenance.convert-equality-deletes.*} options).
+     */
+    public static final ConnectorOption<Boolean> CONVERT_EQUALITY_DELETES_ENABLED =
+            ConnectorOption.builder(
+                            ConfigOptions.key("flink-maintenance.convert-equality-deletes.enabled")
+                                    .booleanType()
+                                    .defaultValue(false)
+                                    .withDescription(
+                                            "Whether the sink turns the equality deletes of its"
+                                                    + " upserts into position deletes (format v2) or"
+                                                    + " deletion vectors (v3) after its commits, so"
+                                                    + " that readers of any engine stop paying the"
+                                                    + " equality-delete join (needs the"
+                                                    + " iceberg-flink-maintenance module; tuned by"
+                                                    + " the"
+                                                    + " 'flink-maintenance.convert-equality-deletes.*'"
+                                                    + " options)."),
+                            Boolean.class)
+                    .flinkConfigKey("flink-maintenance.convert-equality-deletes.enabled")
+                    .build();
+
     /** All write options, for validation of user-given keys and for generated docs. */
     public static List<ConnectorOption<?>> all() {
         return List.of(
@@ -400,7 +424,8 @@ public final class FlinkWriteOptions {
                 UID_SUFFIX,
                 REWRITE_ENABLED,
                 EXPIRE_SNAPSHOTS_ENABLED,
-                DELETE_ORPHAN_FILES_ENABLED);
+                DELETE_ORPHAN_FILES_ENABLED,
+                CONVERT_EQUALITY_DELETES_ENABLED);
     }
 
     /**

@@ -473,6 +473,18 @@ public final class IcebergSink
                     settings);
         }
 
+        /**
+         * Turns the sink's equality deletes into position deletes or deletion vectors after its
+         * commits; {@code settings} are {@code flink-maintenance.convert-equality-deletes.*}
+         * options, with or without that prefix.
+         */
+        public Builder convertEqualityDeletes(Map<String, String> settings) {
+            return maintenanceTask(
+                    FlinkWriteOptions.CONVERT_EQUALITY_DELETES_ENABLED,
+                    "convert-equality-deletes.",
+                    settings);
+        }
+
         private Builder maintenanceTask(
                 ConnectorOption<Boolean> enable, String family, Map<String, String> settings) {
             set(enable.key(), "true");

@@ -26,7 +26,8 @@ public record MaintenanceRequest(List<String> enabledTasks, Map<String, String> 
             List.of(
                     FlinkWriteOptions.REWRITE_ENABLED,
                     FlinkWriteOptions.EXPIRE_SNAPSHOTS_ENABLED,
-                    FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLED);
+                    FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLED,
+                    FlinkWriteOptions.CONVERT_EQUALITY_DELETES_ENABLED);
 
     /** Whether any maintenance task is on. */
     public boolean enabled() {

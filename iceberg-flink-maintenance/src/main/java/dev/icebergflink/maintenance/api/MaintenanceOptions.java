@@ -252,6 +252,32 @@ public final class MaintenanceOptions {
                     DeleteOrphanFiles.DEFAULT_DELETE_BATCH_SIZE,
                     "Orphan files one worker deletes in one go.");
 
+    // ---- RewriteEqualityDeletes
+
+    public static final ConnectorOption<Integer> CONVERT_SCHEDULE_COMMIT_COUNT =
+            intOption(
+                    "convert-equality-deletes.schedule.commit-count",
+                    1,
+                    "Convert equality deletes after this many commits since the last conversion.");
+
+    public static final ConnectorOption<Integer> CONVERT_SCHEDULE_EQ_DELETE_FILE_COUNT =
+            intOption(
+                    "convert-equality-deletes.schedule.eq-delete-file-count",
+                    null,
+                    "Convert after commits added this many equality delete files.");
+
+    public static final ConnectorOption<Long> CONVERT_SCHEDULE_INTERVAL_SECOND =
+            longOption(
+                    "convert-equality-deletes.schedule.interval-second",
+                    null,
+                    "Convert when this many seconds passed since the last conversion.");
+
+    public static final ConnectorOption<Long> CONVERT_MAX_BYTES =
+            longOption(
+                    "convert-equality-deletes.max-bytes",
+                    null,
+                    "The most data bytes one conversion scans; larger backlogs take several runs.");
+
     /** Every maintenance setting, for validation and the generated reference. */
     public static List<ConnectorOption<?>> all() {
         return List.of(
@@ -290,7 +316,11 @@ public final class MaintenanceOptions {
                 ORPHAN_LOCATION,
                 ORPHAN_USE_PREFIX_LISTING,
                 ORPHAN_PREFIX_MISMATCH_MODE,
-                ORPHAN_DELETE_BATCH_SIZE);
+                ORPHAN_DELETE_BATCH_SIZE,
+                CONVERT_SCHEDULE_COMMIT_COUNT,
+                CONVERT_SCHEDULE_EQ_DELETE_FILE_COUNT,
+                CONVERT_SCHEDULE_INTERVAL_SECOND,
+                CONVERT_MAX_BYTES);
     }
 
     private static ConnectorOption<Long> longOption(String key, Long fallback, String text) {

@@ -9,6 +9,7 @@ import dev.icebergflink.maintenance.api.JdbcLockFactory;
 import dev.icebergflink.maintenance.api.MaintenanceOptions;
 import dev.icebergflink.maintenance.api.MaintenanceTaskBuilder;
 import dev.icebergflink.maintenance.api.RewriteDataFiles;
+import dev.icebergflink.maintenance.api.RewriteEqualityDeletes;
 import dev.icebergflink.maintenance.api.TableChange;
 import dev.icebergflink.maintenance.api.TableMaintenance;
 import dev.icebergflink.maintenance.api.TriggerLockFactory;
@@ -43,7 +44,8 @@ public final class PostCommitMaintenanceProvider implements PostCommitMaintenanc
             List.of(
                     FlinkWriteOptions.REWRITE_ENABLED,
                     FlinkWriteOptions.EXPIRE_SNAPSHOTS_ENABLED,
-                    FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLED);
+                    FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLED,
+                    FlinkWriteOptions.CONVERT_EQUALITY_DELETES_ENABLED);
 
     @Override
     public List<ConnectorOption<?>> options() {
@@ -138,7 +140,22 @@ public final class PostCommitMaintenanceProvider implements PostCommitMaintenanc
             if (options.get(FlinkWriteOptions.DELETE_ORPHAN_FILES_ENABLED)) {
                 tasks.add(deleteOrphans());
             }
+            if (options.get(FlinkWriteOptions.CONVERT_EQUALITY_DELETES_ENABLED)) {
+                tasks.add(convertEqualityDeletes());
+            }
             return tasks;
+        }
+
+        RewriteEqualityDeletes.Builder convertEqualityDeletes() {
+            RewriteEqualityDeletes.Builder convert =
+                    RewriteEqualityDeletes.builder()
+                            .scheduleOnCommitCount(options.get(CONVERT_SCHEDULE_COMMIT_COUNT));
+            options.getOptional(CONVERT_SCHEDULE_EQ_DELETE_FILE_COUNT)
+                    .ifPresent(convert::scheduleOnEqDeleteFileCount);
+            options.getOptional(CONVERT_SCHEDULE_INTERVAL_SECOND)
+                    .ifPresent(seconds -> convert.scheduleOnInterval(Duration.ofSeconds(seconds)));
+            options.getOptional(CONVERT_MAX_BYTES).ifPresent(convert::maxRewriteBytes);
+            return convert;
         }
 
         DeleteOrphanFiles.Builder deleteOrphans() {
