@@ -2,6 +2,7 @@ package dev.icebergflink.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.maintenance.api.MaintenanceOptions;
 import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.sink.FlinkWriteOptions;
 import dev.icebergflink.source.FlinkReadOptions;
@@ -50,6 +51,7 @@ class ConfigurationReferenceTest {
         List<ConfigOption<?>> all = new java.util.ArrayList<>();
         FlinkReadOptions.ALL.forEach(o -> all.add(o.configOption()));
         FlinkWriteOptions.all().forEach(o -> all.add(o.configOption()));
+        MaintenanceOptions.all().forEach(o -> all.add(o.configOption()));
         all.addAll(FlinkCatalogOptions.ALL);
         all.addAll(FlinkConfigOptions.ALL);
         assertThat(all)
@@ -73,6 +75,11 @@ class ConfigurationReferenceTest {
                 doc,
                 "Write options (`IcebergSink`, `FlinkSink`, SQL hints)",
                 FlinkWriteOptions.all());
+        connectorOptions(
+                doc,
+                "Maintenance after the sink's commits (`flink-maintenance.*`: write options,"
+                        + " SQL hints, Flink configuration)",
+                MaintenanceOptions.all());
         configOptions(
                 doc,
                 "Catalog options (`CREATE CATALOG ... WITH ('type'='iceberg', ...)`)",

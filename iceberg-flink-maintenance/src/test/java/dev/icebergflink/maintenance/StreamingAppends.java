@@ -29,6 +29,9 @@ final class StreamingAppends {
 
     static final String CHECKPOINT_KEY = "flink.max-committed-checkpoint-id";
 
+    /** Partitions of the rows; the one writer adds one file per partition and commit. */
+    static final int PARTITIONS = 4;
+
     private StreamingAppends() {}
 
     /** A streaming environment with checkpoints every 200 ms and the given restart attempts. */
@@ -62,7 +65,7 @@ final class StreamingAppends {
                         GenericRowData.of(
                                 i,
                                 StringData.fromString("s" + i),
-                                StringData.fromString("p" + (i % 4)));
+                                StringData.fromString("p" + (i % PARTITIONS)));
         env.fromSource(
                         new DataGeneratorSource<>(
                                 generator,
@@ -90,12 +93,45 @@ final class StreamingAppends {
         return expected;
     }
 
+    /** The newest checkpoint id the writer committed, from the snapshots the table still has. */
+    static int maxCheckpoint(Table table) {
+        long max = -1;
+        for (Snapshot snapshot : table.snapshots()) {
+            String id = snapshot.summary().get(CHECKPOINT_KEY);
+            if (id != null) {
+                max = Math.max(max, Long.parseLong(id));
+            }
+        }
+        return (int) max;
+    }
+
+    /**
+     * The data files the writer would have left without compaction: one per partition and commit
+     * (at most one commit per checkpoint).
+     */
+    static int uncompactedFiles(Table table) {
+        return PARTITIONS * maxCheckpoint(table);
+    }
+
     /** The rows of the current snapshot, from its summary. */
     static long committedRows(Table table) {
         Snapshot current = table.currentSnapshot();
         return current == null
                 ? 0
                 : Long.parseLong(current.summary().getOrDefault("total-records", "0"));
+    }
+
+    /**
+     * Adds the ids of the table's rewrite snapshots to {@code seen} (expiration may remove them
+     * later) and returns whether any was ever seen.
+     */
+    static boolean rewriteSeen(Table table, java.util.Set<Long> seen) {
+        for (Snapshot snapshot : table.snapshots()) {
+            if (DataOperations.REPLACE.equals(snapshot.operation())) {
+                seen.add(snapshot.snapshotId());
+            }
+        }
+        return !seen.isEmpty();
     }
 
     /** The number of rewrite snapshots the table still has. */

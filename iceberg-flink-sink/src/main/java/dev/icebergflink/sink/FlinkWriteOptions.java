@@ -429,6 +429,17 @@ public final class FlinkWriteOptions {
     }
 
     /**
+     * The settings of maintenance after the sink's commits ({@code flink-maintenance.*}), as the
+     * maintenance module defines them; empty when that module is not on the class path (then no
+     * maintenance can be switched on either).
+     */
+    public static List<ConnectorOption<?>> maintenanceSettings() {
+        return PostCommitMaintenance.provider()
+                .map(PostCommitMaintenance::options)
+                .orElse(List.of());
+    }
+
+    /**
      * {@link #COMPRESSION_CODEC} falling back to the codec property of {@code format} ({@code
      * parquet}, {@code orc} or {@code avro}).
      */

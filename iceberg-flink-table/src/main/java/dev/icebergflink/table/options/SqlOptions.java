@@ -24,8 +24,9 @@ import org.apache.flink.table.factories.FactoryUtil;
  *
  * <p>It exists so that the catalog tables and the connector tables accept the same keys and fail
  * the same way on unknown ones. The engine options are the read options ({@link
- * FlinkReadOptions#ALL}), the write options ({@link FlinkWriteOptions#all()}), whatever {@link
- * #registerEngineOptions} adds, plus {@code scan.parallelism} and {@code sink.parallelism}.
+ * FlinkReadOptions#ALL}), the write options ({@link FlinkWriteOptions#all()}) with the settings of
+ * maintenance after the sink's commits ({@link FlinkWriteOptions#maintenanceSettings()}), whatever
+ * {@link #registerEngineOptions} adds, plus {@code scan.parallelism} and {@code sink.parallelism}.
  */
 @Internal
 public final class SqlOptions {
@@ -43,6 +44,7 @@ public final class SqlOptions {
         ENGINE_OPTIONS.add(ConnectorOption.builder(SCAN_PARALLELISM, Integer.class).build());
         ENGINE_OPTIONS.add(ConnectorOption.builder(SINK_PARALLELISM, Integer.class).build());
         registerEngineOptions(FlinkWriteOptions.all());
+        registerEngineOptions(FlinkWriteOptions.maintenanceSettings());
     }
 
     private SqlOptions() {}

@@ -1,5 +1,6 @@
 package dev.icebergflink.table.sink;
 
+import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.options.OptionValidation;
 import dev.icebergflink.sink.FlinkWriteConf;
 import dev.icebergflink.sink.FlinkWriteOptions;
@@ -92,7 +93,9 @@ public final class SqlWriteSettings {
 
     private static Map<String, String> writeOptions(
             String tableName, Map<String, String> engineOptions) {
-        Set<String> writeKeys = OptionValidation.validKeys(FlinkWriteOptions.all());
+        List<ConnectorOption<?>> writeOptions = new ArrayList<>(FlinkWriteOptions.all());
+        writeOptions.addAll(FlinkWriteOptions.maintenanceSettings());
+        Set<String> writeKeys = OptionValidation.validKeys(writeOptions);
         Map<String, String> options = new LinkedHashMap<>();
         engineOptions.forEach(
                 (key, value) -> {
