@@ -55,8 +55,9 @@ public final class MaintenanceOptions {
     public static final ConnectorOption<String> LOCK_TYPE =
             stringOption(
                     "lock.type",
-                    "",
-                    "The lock that keeps maintenance runs of the table apart: empty for the job's"
+                    null,
+                    "The lock that keeps maintenance runs of the table apart: unset or empty for the"
+                            + " job's"
                             + " own lock on its JobManager (enough when no other job maintains the"
                             + " table), 'jdbc' for a lock in a database shared by jobs.");
 

@@ -1,18 +1,9 @@
-package dev.icebergflink.maintenance.postcommit;
+package dev.icebergflink.maintenance.api;
 
 import static dev.icebergflink.maintenance.api.MaintenanceOptions.*;
 
 import dev.icebergflink.TableLoader;
-import dev.icebergflink.maintenance.api.DeleteOrphanFiles;
-import dev.icebergflink.maintenance.api.ExpireSnapshots;
-import dev.icebergflink.maintenance.api.JdbcLockFactory;
-import dev.icebergflink.maintenance.api.MaintenanceOptions;
-import dev.icebergflink.maintenance.api.MaintenanceTaskBuilder;
-import dev.icebergflink.maintenance.api.RewriteDataFiles;
-import dev.icebergflink.maintenance.api.RewriteEqualityDeletes;
-import dev.icebergflink.maintenance.api.TableChange;
-import dev.icebergflink.maintenance.api.TableMaintenance;
-import dev.icebergflink.maintenance.api.TriggerLockFactory;
+import dev.icebergflink.maintenance.postcommit.CommittedChanges;
 import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.options.OptionResolver;
 import dev.icebergflink.options.OptionValidation;
