@@ -17,10 +17,11 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A streaming append job with checkpoints every 200 ms and a {@link TableMaintenance} topology in
@@ -44,8 +45,20 @@ class TableMaintenanceITCase {
 
     @TempDir Path dir;
 
-    @Test
-    void compactsAndExpiresWhileAStreamingWriterCommits() throws Exception {
+    /** The compaction's trigger: after 4 commits, 16 data files, or 16 small files' bytes. */
+    private static RewriteDataFiles.Builder compaction(String trigger) {
+        RewriteDataFiles.Builder rewrite = RewriteDataFiles.builder().minInputFiles(2);
+        return switch (trigger) {
+            case "commits" -> rewrite.scheduleOnCommitCount(4);
+            case "data files" -> rewrite.scheduleOnDataFileCount(16);
+            case "data bytes" -> rewrite.scheduleOnDataFileSize(16 * 800L);
+            default -> throw new IllegalArgumentException(trigger);
+        };
+    }
+
+    @ParameterizedTest(name = "compaction on {0}")
+    @ValueSource(strings = {"commits", "data files", "data bytes"})
+    void compactsAndExpiresWhileAStreamingWriterCommits(String trigger) throws Exception {
         Table table = MaintenanceTables.create(dir, "t", 2, FileFormat.PARQUET);
         StreamExecutionEnvironment env = StreamingAppends.env(0);
         StreamingAppends.append(env, table, ROWS);
@@ -54,7 +67,7 @@ class TableMaintenanceITCase {
                 .rateLimit(Duration.ofMillis(300))
                 .lockCheckDelay(Duration.ofMillis(200))
                 .parallelism(2)
-                .add(RewriteDataFiles.builder().scheduleOnCommitCount(4).minInputFiles(2))
+                .add(compaction(trigger))
                 .add(
                         ExpireSnapshots.builder()
                                 .scheduleOnCommitCount(6)

@@ -60,13 +60,19 @@ public final class TableChange implements Serializable {
      * The change one commit made, read from its snapshot summary: added data files and their size,
      * added position delete files (deletion vectors included) and deleted positions, added equality
      * delete files and their records, and one commit.
+     *
+     * <p>Snapshot summaries give one size for every file a commit added: in a commit that adds data
+     * and delete files (an upsert), the data size includes the delete files' bytes; a commit that
+     * adds no data file adds no data bytes.
      */
     public static TableChange of(Snapshot snapshot) {
         java.util.Map<String, String> summary =
                 snapshot.summary() == null ? java.util.Map.of() : snapshot.summary();
+        long dataFiles = count(summary, SnapshotSummary.ADDED_FILES_PROP);
         return builder()
-                .dataFileCount((int) count(summary, SnapshotSummary.ADDED_FILES_PROP))
-                .dataFileSizeInBytes(count(summary, SnapshotSummary.ADDED_FILE_SIZE_PROP))
+                .dataFileCount((int) dataFiles)
+                .dataFileSizeInBytes(
+                        dataFiles == 0 ? 0L : count(summary, SnapshotSummary.ADDED_FILE_SIZE_PROP))
                 .posDeleteFileCount(
                         (int)
                                 (count(summary, SnapshotSummary.ADD_POS_DELETE_FILES_PROP)
