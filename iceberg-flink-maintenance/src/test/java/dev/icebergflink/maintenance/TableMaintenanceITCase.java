@@ -8,9 +8,16 @@ import dev.icebergflink.maintenance.api.TableMaintenance;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -31,10 +38,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class TableMaintenanceITCase {
 
+    /** The maintenance metrics of the jobs, kept after they end. */
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension CLUSTER =
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
+                            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(4)
                             .build());
@@ -111,6 +122,7 @@ class TableMaintenanceITCase {
                                                                 java.net.URI.create(list).getPath())
                                                         .exists());
                     });
+            assertMetrics(job.getJobID());
         } finally {
             job.cancel().get(60, TimeUnit.SECONDS);
         }
@@ -134,6 +146,32 @@ class TableMaintenanceITCase {
         assertThat(newestFlinkCommit(table)).isNotNull();
         assertThat(newestFlinkCommit(table).summary().get(CHECKPOINT_KEY))
                 .isEqualTo(Integer.toString(StreamingAppends.maxCheckpoint(table)));
+    }
+
+    /** Each task's runs are counted and described in the task's metrics. */
+    private static void assertMetrics(JobID job) {
+        assertThat(counter(job, "RewriteDataFiles", "triggered")).isPositive();
+        assertThat(counter(job, "RewriteDataFiles", "succeeded")).isPositive();
+        assertThat(counter(job, "RewriteDataFiles", "filesAdded")).isPositive();
+        assertThat(counter(job, "RewriteDataFiles", "filesRemoved"))
+                .isGreaterThan(counter(job, "RewriteDataFiles", "filesAdded"));
+        assertThat(counter(job, "ExpireSnapshots", "succeeded")).isPositive();
+        assertThat(counter(job, "ExpireSnapshots", "filesRemoved")).isPositive();
+        assertThat(counter(job, "ExpireSnapshots", "filesAdded")).isZero();
+        assertThat(counter(job, "RewriteDataFiles", "failed")).isZero();
+        Metric duration = metric(job, "RewriteDataFiles", "lastRunDurationMs");
+        assertThat(((Gauge<?>) duration).getValue()).isInstanceOf(Long.class);
+    }
+
+    private static long counter(JobID job, String task, String name) {
+        return ((Counter) metric(job, task, name)).getCount();
+    }
+
+    private static Metric metric(JobID job, String task, String name) {
+        Map<String, Metric> found =
+                METRICS.findMetrics(job, ".*maintenance\\.task\\." + task + "\\." + name);
+        assertThat(found).as("metric %s of task %s", name, task).hasSize(1);
+        return found.values().iterator().next();
     }
 
     private static int expired(Table table, Set<Long> seen) {

@@ -122,11 +122,7 @@ public final class DeleteOrphanFiles {
 
         /** The number of files one reducer deletes in one request (default 1000). */
         public Builder deleteBatchSize(int files) {
-            if (files < 1) {
-                throw new IllegalArgumentException(
-                        "deleteBatchSize must be positive, got " + files);
-            }
-            this.deleteBatchSize = files;
+            this.deleteBatchSize = positive("deleteBatchSize", files);
             return this;
         }
 

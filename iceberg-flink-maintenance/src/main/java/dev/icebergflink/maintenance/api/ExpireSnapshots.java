@@ -69,21 +69,13 @@ public final class ExpireSnapshots {
 
         /** The number of files one deleting worker deletes in one go (default 1000). */
         public Builder deleteBatchSize(int files) {
-            if (files < 1) {
-                throw new IllegalArgumentException(
-                        "deleteBatchSize must be positive, got " + files);
-            }
-            this.deleteBatchSize = files;
+            this.deleteBatchSize = positive("deleteBatchSize", files);
             return this;
         }
 
         /** Threads reading manifests while planning (default: Iceberg's shared worker pool). */
         public Builder planningWorkerPoolSize(int threads) {
-            if (threads < 1) {
-                throw new IllegalArgumentException(
-                        "planningWorkerPoolSize must be positive, got " + threads);
-            }
-            this.planningWorkerPoolSize = threads;
+            this.planningWorkerPoolSize = positive("planningWorkerPoolSize", threads);
             return this;
         }
 

@@ -121,14 +121,16 @@ public abstract class MaintenanceTaskBuilder<T extends MaintenanceTaskBuilder<?>
         return (T) this;
     }
 
-    private static int positive(String setting, int value) {
+    /** {@code value}, or an error naming the setting when it is not positive. */
+    static int positive(String setting, int value) {
         if (value <= 0) {
             throw new IllegalArgumentException(setting + " must be positive, got " + value);
         }
         return value;
     }
 
-    private static long positive(String setting, long value) {
+    /** {@code value}, or an error naming the setting when it is not positive. */
+    static long positive(String setting, long value) {
         if (value <= 0) {
             throw new IllegalArgumentException(setting + " must be positive, got " + value);
         }

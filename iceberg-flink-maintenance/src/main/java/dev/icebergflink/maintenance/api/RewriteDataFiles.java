@@ -90,11 +90,7 @@ public final class RewriteDataFiles {
          * taken, the others wait for the next run. Bounds a run's duration on a large backlog.
          */
         public Builder maxRewriteBytes(long bytes) {
-            if (bytes <= 0) {
-                throw new IllegalArgumentException(
-                        "maxRewriteBytes must be positive, got " + bytes);
-            }
-            this.maxRewriteBytes = bytes;
+            this.maxRewriteBytes = positive("maxRewriteBytes", bytes);
             return this;
         }
 
