@@ -6,12 +6,16 @@ import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -87,6 +91,22 @@ final class ExampleTesting {
                 super.write(b, off, len);
                 notifyAll();
             }
+        }
+    }
+
+    /**
+     * Waits until {@code condition} holds, looking every 100 ms; fails naming {@code what} (and
+     * what {@code state} says then) after {@code timeout}.
+     */
+    static void await(
+            String what, Duration timeout, BooleanSupplier condition, Supplier<String> state) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(
+                        "Timed out after " + timeout + " waiting for " + what + "; " + state.get());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
         }
     }
 
