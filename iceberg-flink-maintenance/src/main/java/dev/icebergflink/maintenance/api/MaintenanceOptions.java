@@ -158,6 +158,19 @@ public final class MaintenanceOptions {
                     null,
                     "The largest group of files rewritten together (default 100 GB).");
 
+    public static final ConnectorOption<Boolean> REWRITE_PARTIAL_PROGRESS_ENABLED =
+            booleanOption(
+                    "rewrite.partial-progress.enabled",
+                    false,
+                    "Commit a compaction's file groups in several commits, so that a conflict"
+                            + " loses only the groups of the commit it hits.");
+
+    public static final ConnectorOption<Integer> REWRITE_PARTIAL_PROGRESS_MAX_COMMITS =
+            intOption(
+                    "rewrite.partial-progress.max-commits",
+                    10,
+                    "The most commits one compaction makes with partial progress.");
+
     // ---- ExpireSnapshots
 
     public static final ConnectorOption<Integer> EXPIRE_SCHEDULE_COMMIT_COUNT =
@@ -304,6 +317,8 @@ public final class MaintenanceOptions {
                 REWRITE_DELETE_FILE_THRESHOLD,
                 REWRITE_ALL,
                 REWRITE_MAX_FILE_GROUP_SIZE_BYTES,
+                REWRITE_PARTIAL_PROGRESS_ENABLED,
+                REWRITE_PARTIAL_PROGRESS_MAX_COMMITS,
                 EXPIRE_SCHEDULE_COMMIT_COUNT,
                 EXPIRE_SCHEDULE_INTERVAL_SECOND,
                 EXPIRE_RETAIN_LAST,

@@ -197,6 +197,8 @@ public final class PostCommitMaintenanceProvider implements PostCommitMaintenanc
             rewrite.rewriteAll(options.get(REWRITE_ALL));
             options.getOptional(REWRITE_MAX_FILE_GROUP_SIZE_BYTES)
                     .ifPresent(rewrite::maxFileGroupSizeBytes);
+            rewrite.partialProgressEnabled(options.get(REWRITE_PARTIAL_PROGRESS_ENABLED));
+            rewrite.partialProgressMaxCommits(options.get(REWRITE_PARTIAL_PROGRESS_MAX_COMMITS));
             return rewrite;
         }
 

@@ -17,8 +17,9 @@ import org.apache.iceberg.expressions.Expressions;
  * Compacts small files inside a running Flink job: bin-packs the data files of each partition that
  * are outside the desired size range (or carry too many deletes) into files of the target size,
  * applying every delete on the way, and commits the result as one validated {@code replace}
- * snapshot per run. Position deletes and deletion vectors that referred only to rewritten files are
- * removed in the same commit.
+ * snapshot per run (or, with partial progress, up to {@code partialProgressMaxCommits} snapshots
+ * that stand alone). Position deletes and deletion vectors that referred only to rewritten files
+ * are removed in the same commit. The main branch is compacted unless {@code branch} names another.
  *
  * <p>Planning runs on one subtask and reads manifests only; the units of work (about one output
  * file each) are rewritten in parallel; the commit runs on one subtask. A run that loses a race
@@ -27,6 +28,9 @@ import org.apache.iceberg.expressions.Expressions;
  */
 @PublicEvolving
 public final class RewriteDataFiles {
+
+    /** The default of {@link Builder#partialProgressMaxCommits}, as Iceberg's. */
+    public static final int DEFAULT_PARTIAL_PROGRESS_MAX_COMMITS = 10;
 
     private RewriteDataFiles() {}
 
@@ -43,6 +47,9 @@ public final class RewriteDataFiles {
         private Expression filter = Expressions.alwaysTrue();
         private long maxRewriteBytes = Long.MAX_VALUE;
         private boolean caseSensitive = true;
+        private boolean partialProgressEnabled = false;
+        private int partialProgressMaxCommits = DEFAULT_PARTIAL_PROGRESS_MAX_COMMITS;
+        private String branch;
 
         private Builder() {}
 
@@ -109,6 +116,43 @@ public final class RewriteDataFiles {
             return this;
         }
 
+        /**
+         * Whether a run commits its file groups in several independent commits (default false): a
+         * conflict with a concurrent commit then loses only the groups of the commit it hits, while
+         * the other commits land. The run still fails when a group is lost.
+         */
+        public Builder partialProgressEnabled(boolean enabled) {
+            this.partialProgressEnabled = enabled;
+            return this;
+        }
+
+        /**
+         * The most commits one run makes with partial progress (default {@value
+         * #DEFAULT_PARTIAL_PROGRESS_MAX_COMMITS}); the file groups are spread evenly over them.
+         */
+        public Builder partialProgressMaxCommits(int maxCommits) {
+            if (maxCommits <= 0) {
+                throw new IllegalArgumentException(
+                        "partialProgressMaxCommits must be positive, got " + maxCommits);
+            }
+            this.partialProgressMaxCommits = maxCommits;
+            return this;
+        }
+
+        /**
+         * Compacts this branch instead of the main branch: plans from the branch's head and commits
+         * to the branch. A run fails when the table has no such branch.
+         */
+        public Builder branch(String branchName) {
+            if (branchName == null || branchName.isBlank()) {
+                throw new IllegalArgumentException(
+                        "branch must be a branch name, got "
+                                + (branchName == null ? "null" : "'" + branchName + "'"));
+            }
+            this.branch = branchName;
+            return this;
+        }
+
         private Builder option(String key, long value) {
             if (value <= 0) {
                 throw new IllegalArgumentException(
@@ -132,9 +176,14 @@ public final class RewriteDataFiles {
                             caseSensitive,
                             TableProperties.SPLIT_OPEN_FILE_COST_DEFAULT,
                             options,
-                            maxRewriteBytes),
+                            maxRewriteBytes,
+                            branch),
                     new RewriteWork(loader.clone()),
-                    new RewriteCommit(loader.clone()));
+                    new RewriteCommit(
+                            loader.clone(),
+                            branch,
+                            partialProgressEnabled,
+                            partialProgressMaxCommits));
         }
     }
 }

@@ -16,13 +16,15 @@ import org.apache.iceberg.Snapshot;
  * <p>It exists so that planning (pure, testable against a table) and execution (a Flink job and a
  * commit) are separate steps that hand over one immutable value.
  *
- * @param startingSnapshot the table's current snapshot when planning started
+ * @param startingSnapshot the head of the rewritten branch when planning started
  * @param groupCount the number of Iceberg file groups (bin-packed per partition)
  * @param rewrittenDataFiles the data files the commit removes
  * @param danglingDeleteFiles position deletes and deletion vectors that refer only to rewritten
  *     files; the commit removes them too
  * @param units the work units, each read and written by one task of the job
  * @param writeTargetFileSize the size at which the job rolls output files
+ * @param groups the same files and units per file group, in planning order (largest first): what a
+ *     rewrite with partial progress commits separately
  */
 @Internal
 public record PlannedRewrite(
@@ -31,7 +33,20 @@ public record PlannedRewrite(
         Set<DataFile> rewrittenDataFiles,
         Set<DeleteFile> danglingDeleteFiles,
         List<CombinedScanTask> units,
-        long writeTargetFileSize) {
+        long writeTargetFileSize,
+        List<Group> groups) {
+
+    /**
+     * One file group of the plan: files of one partition bin-packed together.
+     *
+     * @param rewrittenDataFiles the data files the group replaces
+     * @param danglingDeleteFiles delete files that refer only to the group's rewritten files
+     * @param units the group's work units
+     */
+    public record Group(
+            Set<DataFile> rewrittenDataFiles,
+            Set<DeleteFile> danglingDeleteFiles,
+            List<CombinedScanTask> units) {}
 
     /** Whether there is nothing to rewrite. */
     public boolean isEmpty() {

@@ -8,6 +8,7 @@ import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -17,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits a rewrite as ONE Iceberg {@link RewriteFiles} operation that validates against every
- * commit made since the rewrite's starting snapshot.
+ * Commits a rewrite as ONE Iceberg {@link RewriteFiles} operation to a branch (main by default)
+ * that validates against every commit made to it since the rewrite's starting snapshot.
  *
  * <p>Iceberg's validation gives the guarantees a rewrite needs under concurrent writers: a
  * concurrent append touches none of the replaced files and is kept; a concurrent delete of a
@@ -39,6 +40,7 @@ public final class RewriteCommitter {
     private final Table table;
     private final boolean useStartingSequenceNumber;
     private final Runnable beforeCommit;
+    private final String branch;
 
     /**
      * @param table the table to commit to
@@ -46,9 +48,21 @@ public final class RewriteCommitter {
      * @param beforeCommit run right before Iceberg's commit (tests inject concurrent commits here)
      */
     public RewriteCommitter(Table table, boolean useStartingSequenceNumber, Runnable beforeCommit) {
+        this(table, useStartingSequenceNumber, beforeCommit, null);
+    }
+
+    /**
+     * @param table the table to commit to
+     * @param useStartingSequenceNumber give new files the starting snapshot's data sequence number
+     * @param beforeCommit run right before Iceberg's commit (tests inject concurrent commits here)
+     * @param branch the branch to commit to; null for the main branch
+     */
+    public RewriteCommitter(
+            Table table, boolean useStartingSequenceNumber, Runnable beforeCommit, String branch) {
         this.table = Objects.requireNonNull(table, "table");
         this.useStartingSequenceNumber = useStartingSequenceNumber;
         this.beforeCommit = beforeCommit == null ? () -> {} : beforeCommit;
+        this.branch = branch == null ? SnapshotRef.MAIN_BRANCH : branch;
     }
 
     /**
@@ -61,7 +75,8 @@ public final class RewriteCommitter {
      */
     public Snapshot commit(PlannedRewrite plan, Collection<DataFile> added) {
         Snapshot start = plan.startingSnapshot();
-        RewriteFiles rewrite = table.newRewrite().validateFromSnapshot(start.snapshotId());
+        RewriteFiles rewrite =
+                table.newRewrite().validateFromSnapshot(start.snapshotId()).toBranch(branch);
         if (useStartingSequenceNumber) {
             rewrite.dataSequenceNumber(start.sequenceNumber());
         }
@@ -111,9 +126,9 @@ public final class RewriteCommitter {
         return committedSnapshot(start);
     }
 
-    /** The newest replace snapshot after {@code start} in the main branch: the one just made. */
+    /** The newest replace snapshot after {@code start} in the branch: the one just made. */
     private Snapshot committedSnapshot(Snapshot start) {
-        Snapshot current = table.currentSnapshot();
+        Snapshot current = table.snapshot(branch);
         while (current != null && current.snapshotId() != start.snapshotId()) {
             if (DataOperations.REPLACE.equals(current.operation())) {
                 return current;

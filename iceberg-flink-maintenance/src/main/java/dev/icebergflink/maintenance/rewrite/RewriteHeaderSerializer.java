@@ -18,17 +18,26 @@ import org.apache.iceberg.PartitionSpec;
 
 /**
  * Versioned serializer of a {@link RewriteHeader}, the part of a streaming rewrite's plan that the
- * committing step needs: it travels from the planner to the committer beside the work units.
+ * committing step needs: it travels from the planner to the committer beside the work units (and
+ * may wait in the committer's checkpointed state, so older versions stay readable).
+ *
+ * <p>Version {@value #VERSION_2} (current): starting snapshot id (long), file group count (int),
+ * then for each group the count (int) and the plain form ({@link ContentFileCodec#writePlain}) of
+ * each of its rewritten data files, followed by the same for each of its dangling delete files.
  *
  * <p>Version {@value #VERSION_1}: starting snapshot id (long), file group count (int), the count
- * (int) and the plain form ({@link ContentFileCodec#writePlain}) of each rewritten data file, then
- * the same for each dangling delete file.
+ * (int) and plain form of every rewritten data file, then the same for every dangling delete file;
+ * the files of all groups together. It is read as ONE group holding every file (or no group when
+ * there is no file), which the work items of that version all belong to.
  */
 @Internal
 public final class RewriteHeaderSerializer implements SimpleVersionedSerializer<RewriteHeader> {
 
-    /** The first (current) version; see the class comment for its layout. */
+    /** The first version, the files of all groups together; see the class comment. */
     public static final int VERSION_1 = 1;
+
+    /** The current version, the files per group; see the class comment. */
+    public static final int VERSION_2 = 2;
 
     private final TableMetadataLookup specs;
 
@@ -39,7 +48,7 @@ public final class RewriteHeaderSerializer implements SimpleVersionedSerializer<
 
     @Override
     public int getVersion() {
-        return VERSION_1;
+        return VERSION_2;
     }
 
     @Override
@@ -47,8 +56,10 @@ public final class RewriteHeaderSerializer implements SimpleVersionedSerializer<
         DataOutputSerializer out = new DataOutputSerializer(1024);
         out.writeLong(header.startingSnapshotId());
         out.writeInt(header.groupCount());
-        writeFiles(header.rewrittenDataFiles(), out);
-        writeFiles(header.danglingDeleteFiles(), out);
+        for (RewriteHeader.Group group : header.groups()) {
+            writeFiles(group.rewrittenDataFiles(), out);
+            writeFiles(group.danglingDeleteFiles(), out);
+        }
         return out.getCopyOfBuffer();
     }
 
@@ -62,20 +73,37 @@ public final class RewriteHeaderSerializer implements SimpleVersionedSerializer<
 
     @Override
     public RewriteHeader deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1) {
+        if (version != VERSION_1 && version != VERSION_2) {
             throw new IOException(
-                    "Unknown rewrite plan version " + version + "; this release reads version 1");
+                    "Unknown rewrite plan version "
+                            + version
+                            + "; this release reads versions 1 and 2");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         long snapshotId = in.readLong();
-        int groups = in.readInt();
-        List<DataFile> data = readFiles(in, DataFile.class);
-        List<DeleteFile> deletes = readFiles(in, DeleteFile.class);
+        int groupCount = in.readInt();
+        if (groupCount < 0) {
+            throw new IOException("Corrupt rewrite plan: negative group count " + groupCount);
+        }
+        List<RewriteHeader.Group> groups = new ArrayList<>();
+        if (version == VERSION_1) {
+            List<DataFile> data = readFiles(in, DataFile.class);
+            List<DeleteFile> deletes = readFiles(in, DeleteFile.class);
+            if (!data.isEmpty() || !deletes.isEmpty()) {
+                groups.add(new RewriteHeader.Group(data, deletes));
+            }
+        } else {
+            for (int i = 0; i < groupCount; i++) {
+                List<DataFile> data = readFiles(in, DataFile.class);
+                List<DeleteFile> deletes = readFiles(in, DeleteFile.class);
+                groups.add(new RewriteHeader.Group(data, deletes));
+            }
+        }
         if (in.available() > 0) {
             throw new IOException(
                     "Corrupt rewrite plan: " + in.available() + " bytes left after the files");
         }
-        return new RewriteHeader(snapshotId, groups, data, deletes);
+        return new RewriteHeader(snapshotId, groups);
     }
 
     private <F extends ContentFile<F>> List<F> readFiles(DataInputDeserializer in, Class<F> type)

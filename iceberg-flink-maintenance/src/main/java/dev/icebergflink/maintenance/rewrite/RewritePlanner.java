@@ -17,6 +17,7 @@ import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteJobOrder;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.actions.BinPackRewriteFilePlanner;
 import org.apache.iceberg.actions.FileRewritePlan;
@@ -30,9 +31,10 @@ import org.apache.iceberg.util.TableScanUtil;
 
 /**
  * Plans a data-file rewrite with Iceberg's own {@link BinPackRewriteFilePlanner}: it selects the
- * files outside the desired size range (or with too many deletes), groups them per partition of the
- * current spec and bin-packs each partition into groups by size; a group is kept when it has enough
- * input files, enough content or too much content (Iceberg's {@code min-input-files} rules).
+ * files outside the desired size range (or with too many deletes) in the head snapshot of a branch
+ * (main by default), groups them per partition of the current spec and bin-packs each partition
+ * into groups by size; a group is kept when it has enough input files, enough content or too much
+ * content (Iceberg's {@code min-input-files} rules).
  *
  * <p>Each group is then cut into work units of about the group's input split size (so that one unit
  * writes about one output file), with Iceberg's {@link TableScanUtil}: large files are split into
@@ -107,9 +109,21 @@ public final class RewritePlanner {
      * @throws IllegalArgumentException for an unknown or unsupported option, or a bad value
      */
     public PlannedRewrite plan(long maxRewriteBytes) {
-        Snapshot start = table.currentSnapshot();
+        return plan(null, maxRewriteBytes);
+    }
+
+    /**
+     * Plans the rewrite of the head of {@code branch} (the main branch when null), taking the
+     * largest file groups first and leaving out groups that would bring the rewritten bytes above
+     * {@code maxRewriteBytes}.
+     *
+     * @throws IllegalArgumentException for an unknown branch (or a tag), an unknown or unsupported
+     *     option, or a bad value
+     */
+    public PlannedRewrite plan(String branch, long maxRewriteBytes) {
+        Snapshot start = head(table, branch);
         if (start == null) {
-            return new PlannedRewrite(null, 0, Set.of(), Set.of(), List.of(), 0L);
+            return new PlannedRewrite(null, 0, Set.of(), Set.of(), List.of(), 0L, List.of());
         }
         BinPackRewriteFilePlanner planner =
                 new BinPackRewriteFilePlanner(table, filter, start.snapshotId(), caseSensitive);
@@ -129,21 +143,59 @@ public final class RewritePlanner {
         DataFileSet rewritten = DataFileSet.create();
         DeleteFileSet dangling = DeleteFileSet.create();
         List<CombinedScanTask> units = new ArrayList<>();
+        List<PlannedRewrite.Group> planned = new ArrayList<>();
         long writeTarget = 0L;
         long plannedBytes = 0L;
-        int planned = 0;
         for (RewriteFileGroup group : groups) {
             if (group.inputFilesSizeInBytes() > maxRewriteBytes - plannedBytes) {
                 continue;
             }
             plannedBytes += group.inputFilesSizeInBytes();
-            planned++;
-            rewritten.addAll(group.rewrittenFiles());
-            dangling.addAll(danglingDeletes(group, referencedFiles));
+            DataFileSet groupFiles = DataFileSet.create();
+            groupFiles.addAll(group.rewrittenFiles());
+            Set<DeleteFile> groupDangling = danglingDeletes(group, referencedFiles);
+            List<CombinedScanTask> groupUnits = units(group);
+            planned.add(new PlannedRewrite.Group(groupFiles, groupDangling, groupUnits));
+            rewritten.addAll(groupFiles);
+            dangling.addAll(groupDangling);
             writeTarget = Math.max(writeTarget, group.maxOutputFileSize());
-            units.addAll(units(group));
+            units.addAll(groupUnits);
         }
-        return new PlannedRewrite(start, planned, rewritten, dangling, units, writeTarget);
+        return new PlannedRewrite(
+                start, planned.size(), rewritten, dangling, units, writeTarget, planned);
+    }
+
+    /**
+     * The head snapshot of {@code branch} (the main branch when null or "main"); null when the
+     * branch has no snapshot yet.
+     *
+     * @throws IllegalArgumentException when the table has no such branch, or it names a tag
+     */
+    public static Snapshot head(Table table, String branch) {
+        if (branch == null || SnapshotRef.MAIN_BRANCH.equals(branch)) {
+            return table.currentSnapshot();
+        }
+        SnapshotRef ref = table.refs().get(branch);
+        if (ref == null) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot rewrite branch '%s' of table %s: the table has no such branch"
+                                    + " (branches: %s)",
+                            branch,
+                            table.name(),
+                            table.refs().entrySet().stream()
+                                    .filter(entry -> entry.getValue().isBranch())
+                                    .map(Map.Entry::getKey)
+                                    .sorted()
+                                    .toList()));
+        }
+        if (!ref.isBranch()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot rewrite '%s' of table %s: it is a tag, not a branch",
+                            branch, table.name()));
+        }
+        return table.snapshot(ref.snapshotId());
     }
 
     private void validate(Set<String> plannerOptions) {

@@ -13,8 +13,9 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 
 /**
- * The planning step of the streaming rewrite: plans with {@link RewritePlanner} on the table as it
- * is now, sends the work units to the workers and the {@link RewriteHeader} to the committer.
+ * The planning step of the streaming rewrite: plans with {@link RewritePlanner} on the table (or
+ * the branch) as it is now, sends the work units, each tagged with its file group, to the workers
+ * and the {@link RewriteHeader} with every group's files to the committer.
  */
 @Internal
 public final class RewritePlanning implements TaskPlanner {
@@ -27,6 +28,7 @@ public final class RewritePlanning implements TaskPlanner {
     private final long openFileCost;
     private final Map<String, String> options;
     private final long maxRewriteBytes;
+    private final String branch;
 
     private transient Table table;
 
@@ -37,6 +39,7 @@ public final class RewritePlanning implements TaskPlanner {
      * @param openFileCost the minimum weight of a file when combining files into units
      * @param options Iceberg's rewrite planner options
      * @param maxRewriteBytes the most bytes one run rewrites
+     * @param branch the branch to rewrite; null for the main branch
      */
     public RewritePlanning(
             TableLoader loader,
@@ -44,13 +47,15 @@ public final class RewritePlanning implements TaskPlanner {
             boolean caseSensitive,
             long openFileCost,
             Map<String, String> options,
-            long maxRewriteBytes) {
+            long maxRewriteBytes,
+            String branch) {
         this.loader = loader;
         this.filter = filter;
         this.caseSensitive = caseSensitive;
         this.openFileCost = openFileCost;
         this.options = Map.copyOf(options);
         this.maxRewriteBytes = maxRewriteBytes;
+        this.branch = branch;
     }
 
     @Override
@@ -63,25 +68,34 @@ public final class RewritePlanning implements TaskPlanner {
         table = TaskTables.current(loader, table);
         PlannedRewrite plan =
                 new RewritePlanner(table, filter, caseSensitive, openFileCost, options)
-                        .plan(maxRewriteBytes);
+                        .plan(branch, maxRewriteBytes);
+        List<RewriteHeader.Group> groups = new ArrayList<>(plan.groups().size());
+        RewriteUnitSerializer units = UnitRewriter.unitSerializer(table);
+        RewriteItemSerializer itemSerializer = new RewriteItemSerializer();
+        List<byte[]> items = new ArrayList<>(plan.units().size());
+        for (int index = 0; index < plan.groups().size(); index++) {
+            PlannedRewrite.Group group = plan.groups().get(index);
+            groups.add(
+                    new RewriteHeader.Group(
+                            List.copyOf(group.rewrittenDataFiles()),
+                            List.copyOf(group.danglingDeleteFiles())));
+            for (CombinedScanTask unit : group.units()) {
+                RewriteItemSerializer.Item item =
+                        new RewriteItemSerializer.Item(
+                                plan.writeTargetFileSize(),
+                                index,
+                                SimpleVersionedSerialization.writeVersionAndSerialize(units, unit));
+                items.add(
+                        SimpleVersionedSerialization.writeVersionAndSerialize(
+                                itemSerializer, item));
+            }
+        }
         RewriteHeader header =
                 new RewriteHeader(
                         plan.startingSnapshot() == null
                                 ? -1L
                                 : plan.startingSnapshot().snapshotId(),
-                        plan.groupCount(),
-                        List.copyOf(plan.rewrittenDataFiles()),
-                        List.copyOf(plan.danglingDeleteFiles()));
-        RewriteUnitSerializer units = UnitRewriter.unitSerializer(table);
-        List<byte[]> items = new ArrayList<>(plan.units().size());
-        RewriteItemSerializer itemSerializer = new RewriteItemSerializer();
-        for (CombinedScanTask unit : plan.units()) {
-            RewriteItemSerializer.Item item =
-                    new RewriteItemSerializer.Item(
-                            plan.writeTargetFileSize(),
-                            SimpleVersionedSerialization.writeVersionAndSerialize(units, unit));
-            items.add(SimpleVersionedSerialization.writeVersionAndSerialize(itemSerializer, item));
-        }
+                        groups);
         return new Plan(
                 SimpleVersionedSerialization.writeVersionAndSerialize(
                         new RewriteHeaderSerializer(table.specs()), header),

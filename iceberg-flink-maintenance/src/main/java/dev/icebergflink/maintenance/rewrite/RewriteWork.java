@@ -3,13 +3,17 @@ package dev.icebergflink.maintenance.rewrite;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.maintenance.task.TaskTables;
 import dev.icebergflink.maintenance.task.TaskWorker;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 
 /**
  * The parallel step of the streaming rewrite: rewrites one work unit with a {@link UnitRewriter}
- * over the table as it is now (so that specs and schemas added since the worker started are known).
+ * over the table as it is now (so that specs and schemas added since the worker started are known),
+ * and returns the written files tagged with the unit's file group ({@link
+ * RewriteResultSerializer}).
  */
 @Internal
 public final class RewriteWork implements TaskWorker {
@@ -42,14 +46,18 @@ public final class RewriteWork implements TaskWorker {
         RewriteItemSerializer.Item work =
                 SimpleVersionedSerialization.readVersionAndDeSerialize(
                         new RewriteItemSerializer(), item);
-        return new UnitRewriter(
-                        table,
-                        UnitRewriter.dataSchema(table),
-                        UnitRewriter.dataFileFormat(table),
-                        work.writeTargetFileSize(),
-                        subtask,
-                        attempt)
-                .rewrite(work.unit());
+        List<DataFile> written =
+                new UnitRewriter(
+                                table,
+                                UnitRewriter.dataSchema(table),
+                                UnitRewriter.dataFileFormat(table),
+                                work.writeTargetFileSize(),
+                                subtask,
+                                attempt)
+                        .rewriteFiles(work.unit());
+        return SimpleVersionedSerialization.writeVersionAndSerialize(
+                new RewriteResultSerializer(table.specs()),
+                new RewriteResultSerializer.Result(work.group(), written));
     }
 
     @Override

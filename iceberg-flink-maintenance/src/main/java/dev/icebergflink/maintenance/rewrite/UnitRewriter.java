@@ -98,6 +98,12 @@ public final class UnitRewriter {
 
     /** Rewrites one serialized unit; returns the written data files, serialized. */
     public byte[] rewrite(byte[] serializedUnit) throws Exception {
+        return SimpleVersionedSerialization.writeVersionAndSerialize(
+                filesSerializer, rewriteFiles(serializedUnit));
+    }
+
+    /** Rewrites one serialized unit; returns the written data files. */
+    public List<DataFile> rewriteFiles(byte[] serializedUnit) throws Exception {
         CombinedScanTask unit =
                 SimpleVersionedSerialization.readVersionAndDeSerialize(
                         unitSerializer, serializedUnit);
@@ -117,7 +123,7 @@ public final class UnitRewriter {
             writer.abort(e);
             throw e;
         }
-        return SimpleVersionedSerialization.writeVersionAndSerialize(filesSerializer, written);
+        return written;
     }
 
     /** The format of the new files: the table's {@code write.format.default}. */

@@ -93,15 +93,22 @@ public final class FinishingFunction
             TaskTestHooks.beforeFinishing(timestamp);
             try {
                 TaskFinisher.Outcome outcome = finisher.finish(plan.payload(), succeeded);
+                if (!outcome.complete()) {
+                    LOG.warn(
+                            "Maintenance task {} triggered at {} did part of its work: {}",
+                            taskName,
+                            timestamp,
+                            outcome.error());
+                }
                 result =
                         new TaskResult(
                                 taskIndex,
                                 timestamp,
-                                true,
+                                outcome.complete(),
                                 duration,
                                 outcome.filesAdded(),
                                 outcome.filesRemoved(),
-                                null);
+                                outcome.error());
             } catch (Exception e) {
                 LOG.warn("Maintenance task {} triggered at {} failed", taskName, timestamp, e);
                 result = failed(timestamp, duration, TaskErrors.describe(e));

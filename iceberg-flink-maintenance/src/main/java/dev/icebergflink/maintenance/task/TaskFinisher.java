@@ -43,6 +43,19 @@ public interface TaskFinisher extends Serializable {
      *
      * @param filesAdded files added to the table
      * @param filesRemoved files removed from the table or deleted from storage
+     * @param error null when the run did all it planned; otherwise why part of it was lost (the
+     *     counts then tell what did land, and the run is reported as failed)
      */
-    record Outcome(long filesAdded, long filesRemoved) {}
+    record Outcome(long filesAdded, long filesRemoved, String error) {
+
+        /** A run that did all it planned. */
+        public Outcome(long filesAdded, long filesRemoved) {
+            this(filesAdded, filesRemoved, null);
+        }
+
+        /** Whether the run did all it planned. */
+        public boolean complete() {
+            return error == null;
+        }
+    }
 }

@@ -69,10 +69,11 @@ public final class LockRemover extends AbstractStreamOperator<Void>
         int task = result.taskIndex();
         String name = taskNames.get(task);
         lastDurations[task] = result.durationMillis();
+        // A failed run may still have changed the table (a rewrite with partial progress)
+        filesAdded.get(task).inc(result.filesAdded());
+        filesRemoved.get(task).inc(result.filesRemoved());
         if (result.success()) {
             succeeded.get(task).inc();
-            filesAdded.get(task).inc(result.filesAdded());
-            filesRemoved.get(task).inc(result.filesRemoved());
             LOG.info(
                     "Maintenance task {} (run {}) succeeded in {} ms: {} files added, {} removed",
                     name,
@@ -83,10 +84,13 @@ public final class LockRemover extends AbstractStreamOperator<Void>
         } else {
             failed.get(task).inc();
             LOG.warn(
-                    "Maintenance task {} (run {}) failed after {} ms: {}",
+                    "Maintenance task {} (run {}) failed after {} ms ({} files added, {} removed):"
+                            + " {}",
                     name,
                     result.triggerTimestamp(),
                     result.durationMillis(),
+                    result.filesAdded(),
+                    result.filesRemoved(),
                     result.error());
         }
         gateway.sendEventToCoordinator(new LockEvent.Release(result.triggerTimestamp()));

@@ -170,51 +170,128 @@ class RewriteSerializersTest {
     }
 
     @Test
-    void aRewriteItemIsTheRollSizeThenTheUnit() throws IOException {
+    void aRewriteItemIsTheRollSizeTheGroupThenTheUnit() throws IOException {
         RewriteItemSerializer serializer = new RewriteItemSerializer();
-        RewriteItemSerializer.Item item = new RewriteItemSerializer.Item(0x10L, new byte[] {7, 8});
+        RewriteItemSerializer.Item item =
+                new RewriteItemSerializer.Item(0x10L, 3, new byte[] {7, 8});
         byte[] bytes = serializer.serialize(item);
 
+        assertThat(serializer.getVersion()).isEqualTo(RewriteItemSerializer.VERSION_2);
         assertThat(java.util.HexFormat.of().formatHex(bytes))
-                .isEqualTo("0000000000000010" + "00000002" + "0708");
-        RewriteItemSerializer.Item read = serializer.deserialize(1, bytes);
+                .isEqualTo("0000000000000010" + "00000003" + "00000002" + "0708");
+        RewriteItemSerializer.Item read = serializer.deserialize(2, bytes);
         assertThat(read.writeTargetFileSize()).isEqualTo(0x10L);
+        assertThat(read.group()).isEqualTo(3);
         assertThat(read.unit()).containsExactly(7, 8);
-        assertThatThrownBy(() -> serializer.deserialize(1, Arrays.copyOf(bytes, bytes.length + 1)))
+        assertThatThrownBy(() -> serializer.deserialize(2, Arrays.copyOf(bytes, bytes.length + 1)))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("Corrupt rewrite item");
-        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+        assertThatThrownBy(() -> serializer.deserialize(3, bytes))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("version 2");
+                .hasMessageContaining("version 3");
     }
 
     @Test
-    void aRewriteHeaderRoundTripsItsFiles() throws IOException {
+    void aVersionOneRewriteItemIsReadAsGroupZero() throws IOException {
+        byte[] versionOne =
+                java.util.HexFormat.of().parseHex("0000000000000010" + "00000002" + "0708");
+
+        RewriteItemSerializer.Item read = new RewriteItemSerializer().deserialize(1, versionOne);
+
+        assertThat(read.writeTargetFileSize()).isEqualTo(0x10L);
+        assertThat(read.group()).isZero();
+        assertThat(read.unit()).containsExactly(7, 8);
+    }
+
+    @Test
+    void aRewriteResultIsTheGroupThenTheWrittenFiles() throws IOException {
+        RewriteResultSerializer serializer = new RewriteResultSerializer(Map.of(0, SPEC));
+        List<DataFile> files = List.of(dataFile("new-1", 12), dataFile("new-2", 3));
+
+        byte[] bytes = serializer.serialize(new RewriteResultSerializer.Result(5, files));
+
+        assertThat(serializer.getVersion()).isEqualTo(RewriteResultSerializer.VERSION_2);
+        assertThat(Arrays.copyOfRange(bytes, 0, 4)).containsExactly(0, 0, 0, 5);
+        assertThat(Arrays.copyOfRange(bytes, 4, bytes.length))
+                .isEqualTo(new WrittenFilesSerializer(Map.of(0, SPEC)).serialize(files));
+        RewriteResultSerializer.Result read = serializer.deserialize(2, bytes);
+        assertThat(read.group()).isEqualTo(5);
+        assertThat(read.files())
+                .extracting(DataFile::location)
+                .containsExactly(
+                        "/warehouse/t/data/new-1.parquet", "/warehouse/t/data/new-2.parquet");
+        assertThatThrownBy(() -> serializer.deserialize(3, bytes))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("version 3");
+        assertThatThrownBy(() -> serializer.deserialize(2, new byte[] {0, 1}))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("no group index");
+    }
+
+    @Test
+    void aVersionOneRewriteResultIsTheWrittenFilesOfGroupZero() throws IOException {
+        // what earlier releases sent back from a worker: version-prefixed written files
+        byte[] versionOne =
+                SimpleVersionedSerialization.writeVersionAndSerialize(
+                        new WrittenFilesSerializer(Map.of(0, SPEC)), List.of(dataFile("old", 4)));
+
+        RewriteResultSerializer.Result read =
+                SimpleVersionedSerialization.readVersionAndDeSerialize(
+                        new RewriteResultSerializer(Map.of(0, SPEC)), versionOne);
+
+        assertThat(read.group()).isZero();
+        assertThat(read.files())
+                .extracting(DataFile::location)
+                .containsExactly("/warehouse/t/data/old.parquet");
+    }
+
+    private static DeleteFile positionDeletes(String name) {
+        return FileMetadata.deleteFileBuilder(SPEC)
+                .ofPositionDeletes()
+                .withPath("/warehouse/t/data/" + name + ".parquet")
+                .withFormat(FileFormat.PARQUET)
+                .withPartitionPath("data=a")
+                .withFileSizeInBytes(50)
+                .withRecordCount(2)
+                .build();
+    }
+
+    @Test
+    void aRewriteHeaderListsEachGroupsFiles() throws IOException {
         RewriteHeaderSerializer serializer = new RewriteHeaderSerializer(Map.of(0, SPEC));
-        DeleteFile dangling =
-                FileMetadata.deleteFileBuilder(SPEC)
-                        .ofPositionDeletes()
-                        .withPath("/warehouse/t/data/pos.parquet")
-                        .withFormat(FileFormat.PARQUET)
-                        .withPartitionPath("data=a")
-                        .withFileSizeInBytes(50)
-                        .withRecordCount(2)
-                        .build();
+        DataFile a = dataFile("a", 10);
+        DataFile b = dataFile("b", 5);
+        DeleteFile dangling = positionDeletes("pos");
         RewriteHeader header =
                 new RewriteHeader(
-                        42L, 3, List.of(dataFile("a", 10), dataFile("b", 5)), List.of(dangling));
+                        42L,
+                        List.of(
+                                new RewriteHeader.Group(List.of(a, b), List.of(dangling)),
+                                new RewriteHeader.Group(List.of(), List.of())));
 
         byte[] bytes = serializer.serialize(header);
-        RewriteHeader read = serializer.deserialize(1, bytes);
 
-        assertThat(java.nio.ByteBuffer.wrap(bytes).getLong()).isEqualTo(42L);
-        assertThat(java.nio.ByteBuffer.wrap(bytes, 8, 4).getInt()).isEqualTo(3);
+        // snapshot id, group count, then per group: data files (count + plain form), deletes
+        DataOutputSerializer expected = new DataOutputSerializer(1024);
+        expected.writeLong(42L);
+        expected.writeInt(2);
+        expected.writeInt(2);
+        dev.icebergflink.tasks.codec.ContentFileCodec.writePlain(a, SPEC, expected);
+        dev.icebergflink.tasks.codec.ContentFileCodec.writePlain(b, SPEC, expected);
+        expected.writeInt(1);
+        dev.icebergflink.tasks.codec.ContentFileCodec.writePlain(dangling, SPEC, expected);
+        expected.writeInt(0);
+        expected.writeInt(0);
+        assertThat(serializer.getVersion()).isEqualTo(RewriteHeaderSerializer.VERSION_2);
+        assertThat(bytes).isEqualTo(expected.getCopyOfBuffer());
+
+        RewriteHeader read = serializer.deserialize(2, bytes);
         assertThat(read.startingSnapshotId()).isEqualTo(42L);
-        assertThat(read.groupCount()).isEqualTo(3);
-        assertThat(read.rewrittenDataFiles())
+        assertThat(read.groupCount()).isEqualTo(2);
+        assertThat(read.groups().get(0).rewrittenDataFiles())
                 .extracting(DataFile::location)
                 .containsExactly("/warehouse/t/data/a.parquet", "/warehouse/t/data/b.parquet");
-        assertThat(read.danglingDeleteFiles())
+        assertThat(read.groups().get(0).danglingDeleteFiles())
                 .singleElement()
                 .satisfies(
                         delete -> {
@@ -222,8 +299,54 @@ class RewriteSerializersTest {
                                     .isEqualTo("/warehouse/t/data/pos.parquet");
                             assertThat(delete.recordCount()).isEqualTo(2L);
                         });
-        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+        assertThat(read.groups().get(1).rewrittenDataFiles()).isEmpty();
+        assertThat(read.rewrittenDataFiles()).hasSize(2);
+        assertThatThrownBy(() -> serializer.deserialize(3, bytes))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("version 2");
+                .hasMessageContaining("version 3");
+        assertThatThrownBy(() -> serializer.deserialize(2, Arrays.copyOf(bytes, bytes.length + 1)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("1 bytes left");
+    }
+
+    @Test
+    void aVersionOneRewriteHeaderIsOneGroupOfAllItsFiles() throws IOException {
+        RewriteHeaderSerializer serializer = new RewriteHeaderSerializer(Map.of(0, SPEC));
+        // version 1: snapshot id, group count, then the files of all groups together
+        DataOutputSerializer versionOne = new DataOutputSerializer(1024);
+        versionOne.writeLong(42L);
+        versionOne.writeInt(3);
+        versionOne.writeInt(2);
+        dev.icebergflink.tasks.codec.ContentFileCodec.writePlain(
+                dataFile("a", 10), SPEC, versionOne);
+        dev.icebergflink.tasks.codec.ContentFileCodec.writePlain(
+                dataFile("b", 5), SPEC, versionOne);
+        versionOne.writeInt(1);
+        dev.icebergflink.tasks.codec.ContentFileCodec.writePlain(
+                positionDeletes("pos"), SPEC, versionOne);
+
+        RewriteHeader read = serializer.deserialize(1, versionOne.getCopyOfBuffer());
+
+        assertThat(read.startingSnapshotId()).isEqualTo(42L);
+        assertThat(read.groups())
+                .singleElement()
+                .satisfies(
+                        group -> {
+                            assertThat(group.rewrittenDataFiles())
+                                    .extracting(DataFile::location)
+                                    .containsExactly(
+                                            "/warehouse/t/data/a.parquet",
+                                            "/warehouse/t/data/b.parquet");
+                            assertThat(group.danglingDeleteFiles())
+                                    .extracting(DeleteFile::location)
+                                    .containsExactly("/warehouse/t/data/pos.parquet");
+                        });
+
+        DataOutputSerializer emptyVersionOne = new DataOutputSerializer(16);
+        emptyVersionOne.writeLong(-1L);
+        emptyVersionOne.writeInt(0);
+        emptyVersionOne.writeInt(0);
+        emptyVersionOne.writeInt(0);
+        assertThat(serializer.deserialize(1, emptyVersionOne.getCopyOfBuffer()).groups()).isEmpty();
     }
 }
