@@ -62,7 +62,7 @@ class SqlMaintenanceITCase {
                         + " 'fields.id.kind'='sequence', 'fields.id.start'='1',"
                         + " 'fields.id.end'='"
                         + ROWS
-                        + "', 'rows-per-second'='400')");
+                        + "', 'rows-per-second'='100')");
         return tables;
     }
 
@@ -73,6 +73,7 @@ class SqlMaintenanceITCase {
                 tables.executeSql(
                         "INSERT INTO ice.db.t /*+ OPTIONS('compaction-enabled'='true',"
                                 + " 'flink-maintenance.rewrite.schedule.commit-count'='3',"
+                                + " 'flink-maintenance.rewrite.schedule.interval-second'='1',"
                                 + " 'flink-maintenance.rewrite.min-input-files'='2',"
                                 + " 'flink-maintenance.rate-limit-seconds'='1',"
                                 + " 'flink-maintenance.lock-check-delay-seconds'='1') */"
