@@ -29,6 +29,9 @@ final class StreamingAppends {
 
     static final String CHECKPOINT_KEY = "flink.max-committed-checkpoint-id";
 
+    /** Rows of a writer that runs until its job is cancelled. */
+    static final long UNBOUNDED = Long.MAX_VALUE;
+
     /** Partitions of the rows; the one writer adds one file per partition and commit. */
     static final int PARTITIONS = 4;
 
@@ -57,9 +60,13 @@ final class StreamingAppends {
         append(env, table, rows, IcebergSink.forRowData().tableLoader(loader(table)));
     }
 
-    /** Adds the writer of {@code rows} generated rows to {@code env}, through {@code sink}. */
+    /**
+     * Adds the writer of {@code rows} generated rows to {@code env}, through {@code sink}; {@link
+     * #UNBOUNDED} writes until the job is cancelled (ids 0, 1, 2, ... in order, so a cancelled job
+     * has committed exactly the ids below the committed row count).
+     */
     static void append(
-            StreamExecutionEnvironment env, Table table, int rows, IcebergSink.Builder sink) {
+            StreamExecutionEnvironment env, Table table, long rows, IcebergSink.Builder sink) {
         GeneratorFunction<Long, RowData> generator =
                 i ->
                         GenericRowData.of(
@@ -84,7 +91,7 @@ final class StreamingAppends {
     }
 
     /** The rows the writer writes, as {@link MaintenanceTables#rows} shows them. */
-    static List<String> expectedRows(int rows) {
+    static List<String> expectedRows(long rows) {
         List<String> expected = new ArrayList<>();
         for (long i = 0; i < rows; i++) {
             expected.add(i + ":s" + i + ":p" + (i % 4));

@@ -15,6 +15,7 @@ import org.apache.flink.runtime.operators.coordination.OperatorEventGateway;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -42,6 +43,7 @@ import org.slf4j.LoggerFactory;
 @Internal
 public final class TriggerManager extends AbstractStreamOperator<Trigger>
         implements OneInputStreamOperator<TableChange, Trigger>,
+                BoundedOneInput,
                 LockedOperatorFactory.LockedOperator {
 
     private static final long serialVersionUID = 1L;
@@ -61,6 +63,7 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
     private transient int awaitedTask;
     private transient long timerAt;
     private transient List<Counter> triggered;
+    private transient boolean inputEnded;
 
     public TriggerManager(
             List<String> taskNames,
@@ -140,6 +143,15 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
         evaluate();
     }
 
+    /**
+     * The changes ended (a bounded writer finished): no run starts any more, since the tasks end
+     * with this operator. A run already triggered completes.
+     */
+    @Override
+    public void endInput() {
+        inputEnded = true;
+    }
+
     @Override
     public void processWatermark(Watermark mark) {
         // The tasks' own watermarks mark their runs: see the class comment.
@@ -173,7 +185,9 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
     }
 
     private void lockReplied(LockEvent.Reply reply) {
-        if (awaitedTask == TriggerManagerState.NONE || reply.timestamp() != awaitedTimestamp) {
+        if (inputEnded
+                || awaitedTask == TriggerManagerState.NONE
+                || reply.timestamp() != awaitedTimestamp) {
             return;
         }
         int task = awaitedTask;
@@ -196,7 +210,8 @@ public final class TriggerManager extends AbstractStreamOperator<Trigger>
 
     /** Triggers the next due task, or schedules the next look. */
     private void evaluate() {
-        if (recovering
+        if (inputEnded
+                || recovering
                 || awaitedTask != TriggerManagerState.NONE
                 || state.inFlightTask() != TriggerManagerState.NONE) {
             return;
