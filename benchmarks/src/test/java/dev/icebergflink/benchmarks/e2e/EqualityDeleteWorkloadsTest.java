@@ -140,6 +140,44 @@ class EqualityDeleteWorkloadsTest {
         assertThat(after.seconds()).isPositive();
     }
 
+    @Test
+    void theReportShowsBeforeAfterAndTheirRatio() {
+        List<ResultLine> lines =
+                List.of(
+                        new ResultLine(
+                                "eqdelete-scan-v2", 1, 1000, 2, 9, 1, 4, 1, 0.5, "scan-parquet"),
+                        new ResultLine(
+                                "eqdelete-rewritten-scan-v2",
+                                1,
+                                1000,
+                                1,
+                                9,
+                                1,
+                                1,
+                                1,
+                                2.0,
+                                "eqdelete-scan-v2"));
+        List<RewriteComparison> comparisons = RewriteComparison.of(WorkloadSummary.of(lines));
+
+        assertThat(comparisons).hasSize(1);
+        assertThat(comparisons.get(0).markdownRow())
+                .isEqualTo("| v2 | 1,000 | 500 | 1,000 | 2.00x | 250 | 1,000 | 4.00x |\n");
+        assertThat(comparisons.get(0).consoleLine())
+                .isEqualTo(
+                        "format v2: 500 -> 1,000 rows/s (2.00x), 250 -> 1,000 rows per CPU s"
+                                + " (4.00x)\n");
+        String markdown =
+                BenchmarkReport.markdown(
+                        SuiteOptions.parse(new String[] {"--rows", "1000", "--runs", "1"}),
+                        new MachineInfo("cpu", 2, "1 GiB", "os", "kernel", "jdk"),
+                        WorkloadSummary.of(lines),
+                        lines,
+                        "none");
+        assertThat(markdown)
+                .contains("## Reads before and after RewriteEqualityDeletes")
+                .contains(comparisons.get(0).markdownRow());
+    }
+
     private static List<DeleteFile> deletes(Table table) {
         List<DeleteFile> deletes = new ArrayList<>();
         try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
