@@ -243,8 +243,9 @@ final class WorkloadRunner {
         // to the child's log: the suite reads only stdout
         System.err.printf(
                 java.util.Locale.ROOT,
-                "%s: RewriteEqualityDeletes converted %d equality delete files of %d rows in"
-                        + " %.3f s (untimed; %d units on %d workers, %d files added, %d removed)%n",
+                "%s: RewriteEqualityDeletes converted the %d equality delete files of the"
+                        + " %d-row table in %.3f s (untimed; %d units on %d workers, %d files"
+                        + " added, %d removed)%n",
                 workload.id(),
                 equalityDeletes,
                 rows,
