@@ -38,8 +38,8 @@ import org.apache.iceberg.util.PropertyUtil;
  *       commit {@code c} rewrites every id whose last decimal digit is {@code 2c-2}, {@code 2c-1}
  *       or {@code 2c} (30% of the keys, a tenth of them rewritten again by the next commit), with
  *       the values of {@code BenchmarkRows(seed + c)}, as new data files plus equality delete files
- *       on {@code id} holding exactly the rewritten keys. As behind a writer keyed by {@code id},
- *       the ids are spread over one writer per core by their hash ({@code id % writers}), so every
+ *       on {@code id} holding exactly the rewritten keys. As behind a shuffle by {@code id}, the
+ *       ids are spread over one writer per core by a hash of the id ({@link #writerOf}), so every
  *       data and delete file spans the whole id range and the scan planner cannot prune any delete
  *       file away from any data file by its bounds.
  * </ol>
@@ -73,6 +73,15 @@ final class UpsertedTable {
     /** The values commit {@code commit} writes (the initial load's for 0). */
     static BenchmarkRows values(BenchmarkRows data, int commit) {
         return commit == 0 ? data : new BenchmarkRows(data.seed() + commit);
+    }
+
+    /**
+     * The writer of {@code id} among {@code writers}: a multiplicative hash of the id, so that
+     * every writer gets about the same share of every commit's ids (the ids a commit rewrites are
+     * chosen by their last digit, which {@code id % writers} would split unevenly).
+     */
+    static int writerOf(long id, int writers) {
+        return Math.floorMod(Long.hashCode(id * 0x9E3779B97F4A7C15L), writers);
     }
 
     /** How many of the ids {@code [0, rows)} commit {@code commit} rewrites. */
@@ -169,7 +178,7 @@ final class UpsertedTable {
         delta.commit();
     }
 
-    /** The ids {@code id % writers == writer} that the commit rewrites: new rows and their keys. */
+    /** The ids of {@code writer} that the commit rewrites: new rows and their keys. */
     private static Written write(
             Table table,
             GenericFileWriterFactory factory,
@@ -195,8 +204,8 @@ final class UpsertedTable {
         Record key = GenericRecord.create(keySchema);
         try (data;
                 deletes) {
-            for (long id = writer; id < rows; id += writers) {
-                if (rewrites(commit, id)) {
+            for (long id = 0; id < rows; id++) {
+                if (rewrites(commit, id) && writerOf(id, writers) == writer) {
                     deletes.write(key.copy("id", id));
                     data.write(values.record(id));
                 }

@@ -66,6 +66,14 @@ class EqualityDeleteWorkloadsTest {
         assertThat(UpsertedTable.lastCommit(24)).isEqualTo(3);
         assertThat(UpsertedTable.lastCommit(31)).isEqualTo(1);
         assertThat(UpsertedTable.lastCommit(38)).isZero();
+        // a shuffle by key: each of two writers gets about half of a commit's ids
+        long first = 0;
+        for (long id = 0; id < 10_000; id++) {
+            if (UpsertedTable.rewrites(1, id) && UpsertedTable.writerOf(id, 2) == 0) {
+                first++;
+            }
+        }
+        assertThat(first).isBetween(1_350L, 1_650L);
     }
 
     @ParameterizedTest(name = "format v{0}")
