@@ -82,6 +82,12 @@ public final class BenchmarkSuite {
         List<WorkloadSummary> summaries = WorkloadSummary.of(lines);
         out.println();
         out.print(summaryTable(summaries));
+        List<RewriteComparison> rewrites = RewriteComparison.of(summaries);
+        if (!rewrites.isEmpty()) {
+            out.println();
+            out.println("Full scan before -> after RewriteEqualityDeletes (medians):");
+            rewrites.forEach(comparison -> out.print(comparison.consoleLine()));
+        }
         if (options.docsDir() != null) {
             BenchmarkReport.write(
                     options.docsDir(), options, MachineInfo.current(), summaries, lines);

@@ -8,9 +8,11 @@ import org.apache.iceberg.FileFormat;
 
 /**
  * Every end-to-end workload, in the order the suite runs them in each round: the generator, the
- * generic limits, then the connector's writes and reads. Each workload names the reference its
- * rows/s are compared with (a generic limit; the upsert compares with the Parquet append, as its
- * target does) and its target ratio to that reference, if it has one.
+ * generic limits, then the connector's writes and reads, last the reads of an upserted table before
+ * and after its equality deletes are converted. Each workload names the reference its rows/s are
+ * compared with (a generic limit; the upsert compares with the Parquet append, as its target does;
+ * a read after the conversion with the same read before it) and its target ratio to that reference,
+ * if it has one.
  */
 public enum Workload {
     GENERATOR("generator", Kind.GENERATOR, FileFormat.PARQUET, null, 0),
@@ -46,7 +48,35 @@ public enum Workload {
             "limit-read-parquet",
             0),
     SQL_COUNT("sql-count", Kind.SQL_COUNT, FileFormat.PARQUET, "limit-read-parquet", 0),
-    SQL_FILTER("sql-filter", Kind.SQL_FILTER, FileFormat.PARQUET, "limit-read-parquet", 0);
+    SQL_FILTER("sql-filter", Kind.SQL_FILTER, FileFormat.PARQUET, "limit-read-parquet", 0),
+    /**
+     * A full scan of a format v2 {@link UpsertedTable} with its equality deletes, compared with the
+     * scan of a table of the same rows without deletes.
+     */
+    EQDELETE_SCAN_V2(
+            "eqdelete-scan-v2", Kind.EQDELETE_SCAN, FileFormat.PARQUET, "scan-parquet", 0, 2),
+    /**
+     * The same scan after {@code RewriteEqualityDeletes} turned the equality deletes into position
+     * deletes: its ratio is the after/before speed-up.
+     */
+    EQDELETE_REWRITTEN_SCAN_V2(
+            "eqdelete-rewritten-scan-v2",
+            Kind.EQDELETE_REWRITTEN_SCAN,
+            FileFormat.PARQUET,
+            "eqdelete-scan-v2",
+            0,
+            2),
+    /** {@link #EQDELETE_SCAN_V2} on a format v3 table. */
+    EQDELETE_SCAN_V3(
+            "eqdelete-scan-v3", Kind.EQDELETE_SCAN, FileFormat.PARQUET, "scan-parquet", 0, 3),
+    /** {@link #EQDELETE_REWRITTEN_SCAN_V2} on a format v3 table: deletion vectors after. */
+    EQDELETE_REWRITTEN_SCAN_V3(
+            "eqdelete-rewritten-scan-v3",
+            Kind.EQDELETE_REWRITTEN_SCAN,
+            FileFormat.PARQUET,
+            "eqdelete-scan-v3",
+            0,
+            3);
 
     /** What a workload does, which decides how it is prepared, run and checked. */
     public enum Kind {
@@ -61,7 +91,11 @@ public enum Workload {
         SCAN,
         SCAN_PROJECTED_FILTERED,
         SQL_COUNT,
-        SQL_FILTER;
+        SQL_FILTER,
+        /** A full scan of an upserted table with live equality deletes. */
+        EQDELETE_SCAN,
+        /** The same table converted by {@code RewriteEqualityDeletes} (untimed), then scanned. */
+        EQDELETE_REWRITTEN_SCAN;
 
         /** Whether the workload reads a prepared source table (rather than writing one). */
         public boolean reads() {
@@ -69,7 +103,9 @@ public enum Workload {
                     || this == SCAN
                     || this == SCAN_PROJECTED_FILTERED
                     || this == SQL_COUNT
-                    || this == SQL_FILTER;
+                    || this == SQL_FILTER
+                    || this == EQDELETE_SCAN
+                    || this == EQDELETE_REWRITTEN_SCAN;
         }
 
         /** Whether the workload writes a table partitioned by category. */
@@ -83,13 +119,25 @@ public enum Workload {
     private final FileFormat format;
     private final String reference;
     private final double target;
+    private final int formatVersion;
 
     Workload(String id, Kind kind, FileFormat format, String reference, double target) {
+        this(id, kind, format, reference, target, 2);
+    }
+
+    Workload(
+            String id,
+            Kind kind,
+            FileFormat format,
+            String reference,
+            double target,
+            int formatVersion) {
         this.id = id;
         this.kind = kind;
         this.format = format;
         this.reference = reference;
         this.target = target;
+        this.formatVersion = formatVersion;
     }
 
     /** The name in result lines, on the command line and in the docs. */
@@ -114,6 +162,14 @@ public enum Workload {
     /** The target ratio to the reference, or 0 when the workload has no target. */
     public double target() {
         return target;
+    }
+
+    /**
+     * The Iceberg format version of the table the workload's own table is created with (the {@code
+     * eqdelete-*} workloads; the others create v2 tables).
+     */
+    public int formatVersion() {
+        return formatVersion;
     }
 
     /** The workload named {@code id}. */

@@ -81,6 +81,10 @@ final class WorkloadRunner {
                 return sqlCount();
             case SQL_FILTER:
                 return sqlFilter();
+            case EQDELETE_SCAN:
+                return eqDeleteScan(workload, run);
+            case EQDELETE_REWRITTEN_SCAN:
+                return eqDeleteRewrittenScan(workload, run);
             default:
                 throw new IllegalArgumentException("No runner for workload " + workload.id());
         }
@@ -183,20 +187,79 @@ final class WorkloadRunner {
 
     private Measurement scan(FileFormat format) throws Exception {
         Table table = tables.source(format, data, rows);
+        Measurement.Span span =
+                fullScan(BenchmarkTables.sourceTableName(format), "scan " + format.toString());
+        return readResult(table, span);
+    }
+
+    /**
+     * Scans every row of the table with {@code IcebergSource} into a counting sink and checks that
+     * it counted {@code rows}.
+     */
+    private Measurement.Span fullScan(String name, String job) throws Exception {
         StreamExecutionEnvironment env = environment();
         String counter = "scan-" + System.nanoTime();
         env.fromSource(
-                        IcebergSource.forRowData()
-                                .tableLoader(tables.loader(BenchmarkTables.sourceTableName(format)))
-                                .build(),
+                        IcebergSource.forRowData().tableLoader(tables.loader(name)).build(),
                         WatermarkStrategy.noWatermarks(),
                         "iceberg source",
                         InternalTypeInfo.of(BenchmarkRows.ROW_TYPE))
                 .setParallelism(PARALLELISM)
                 .sinkTo(new CountingSink<>(counter));
-        Measurement.Span span = execute(env, "scan " + format);
-        expectCount("scan " + format, rows, CountingSink.count(counter));
-        return readResult(table, span);
+        Measurement.Span span = execute(env, job);
+        expectCount(job, rows, CountingSink.count(counter));
+        return span;
+    }
+
+    /**
+     * Builds the {@link UpsertedTable} (untimed) and measures a full scan of it with its equality
+     * deletes live.
+     */
+    private Measurement eqDeleteScan(Workload workload, int run) throws Exception {
+        String name = BenchmarkTables.tableName(workload, run);
+        Table table = UpsertedTable.create(tables, name, workload.formatVersion(), data, rows);
+        if (UpsertedTableCheck.liveEqualityDeletes(table) == 0) {
+            throw new WrongAnswerException(
+                    workload.id() + ": the upserted table has no equality deletes");
+        }
+        Measurement measurement = readResult(table, fullScan(name, workload.id()));
+        tables.drop(name);
+        return measurement;
+    }
+
+    /**
+     * Builds the same {@link UpsertedTable}, checks its rows, converts its equality deletes with
+     * {@code RewriteEqualityDeletes} (untimed; its time goes to the child's log), checks that no
+     * equality delete is left and the rows are unchanged, and measures the same full scan.
+     */
+    private Measurement eqDeleteRewrittenScan(Workload workload, int run) throws Exception {
+        String name = BenchmarkTables.tableName(workload, run);
+        Table table = UpsertedTable.create(tables, name, workload.formatVersion(), data, rows);
+        UpsertedTableCheck check = new UpsertedTableCheck(data, rows);
+        check.checkRows(table, "before the conversion");
+        long equalityDeletes = UpsertedTableCheck.liveEqualityDeletes(table);
+        EqualityDeleteRewrite.Result rewrite =
+                EqualityDeleteRewrite.run(tables.loader(name), PARALLELISM);
+        // to the child's log: the suite reads only stdout
+        System.err.printf(
+                java.util.Locale.ROOT,
+                "%s: RewriteEqualityDeletes converted the %d equality delete files of the"
+                        + " %d-row table in %.3f s (untimed; %d units on %d workers, %d files"
+                        + " added, %d removed)%n",
+                workload.id(),
+                equalityDeletes,
+                rows,
+                rewrite.seconds(),
+                rewrite.units(),
+                PARALLELISM,
+                rewrite.filesAdded(),
+                rewrite.filesRemoved());
+        table.refresh();
+        UpsertedTableCheck.checkNoLiveEqualityDeletes(table);
+        check.checkRows(table, "after the conversion");
+        Measurement measurement = readResult(table, fullScan(name, workload.id()));
+        tables.drop(name);
+        return measurement;
     }
 
     private Measurement scanProjectedFiltered() throws Exception {
