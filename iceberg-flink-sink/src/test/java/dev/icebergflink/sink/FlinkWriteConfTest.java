@@ -206,7 +206,7 @@ class FlinkWriteConfTest {
     @Test
     void everyOptionIsDescribedAndKnown() {
         List<ConnectorOption<?>> all = FlinkWriteOptions.all();
-        assertThat(all).hasSize(16);
+        assertThat(all).hasSize(20);
         for (ConnectorOption<?> option : all) {
             assertThat(new HtmlFormatter().format(option.configOption().description()))
                     .as(option.key())
@@ -227,7 +227,12 @@ class FlinkWriteConfTest {
                         "distribution-mode",
                         "branch",
                         "write-parallelism",
-                        "uid-suffix");
+                        "uid-suffix",
+                        "flink-maintenance.rewrite.enabled",
+                        "compaction-enabled",
+                        "flink-maintenance.expire-snapshots.enabled",
+                        "flink-maintenance.delete-orphan-files.enabled",
+                        "flink-maintenance.convert-equality-deletes.enabled");
         assertThat(FlinkWriteOptions.BRANCH.flinkConfigKey()).isEmpty();
         assertThat(FlinkWriteOptions.WRITE_PARALLELISM.flinkConfigKey()).isEmpty();
         assertThat(FlinkWriteOptions.UPSERT_UNIQUE_KEYS.flinkConfigKey()).isEmpty();
