@@ -99,19 +99,32 @@ final class SourceSavepointFixtureJob {
         return fixtureDir.resolve("recorded");
     }
 
-    /** The ids in the recorder's finished files (in-progress and pending files are hidden). */
+    /**
+     * The ids in the recorder's finished files. The recorder writes into one directory (its base
+     * path bucket), where in-progress and pending files are hidden and come and go while the job
+     * runs: their names are skipped before anything is asked of the file, so a file renamed away
+     * between listing and reading cannot fail the poll. Finished files never move.
+     */
     static List<Long> recordedIds(Path fixtureDir) {
         Path dir = recorded(fixtureDir);
         List<Long> ids = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
             return ids;
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                String name = file.getFileName().toString();
-                if (name.startsWith(".") || name.startsWith("_")) {
-                    continue;
-                }
+        List<Path> finished;
+        try (Stream<Path> entries = Files.list(dir)) {
+            finished =
+                    entries.filter(
+                                    file -> {
+                                        String name = file.getFileName().toString();
+                                        return !name.startsWith(".") && !name.startsWith("_");
+                                    })
+                            .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            for (Path file : finished) {
                 for (String line : Files.readAllLines(file)) {
                     if (!line.isBlank()) {
                         ids.add(Long.parseLong(line.trim()));
