@@ -405,6 +405,27 @@ public final class FlinkReadOptions {
                     true,
                     null);
 
+    public static final ConnectorOption<String> CHANGELOG_MODE =
+            option(
+                    ConfigOptions.key("changelog-mode")
+                            .stringType()
+                            .defaultValue(ChangelogReadMode.INSERT_ONLY.optionValue())
+                            .withDescription(
+                                    "Which changes a read emits. 'insert-only': added rows"
+                                            + " only; a streaming read fails on 'overwrite' and"
+                                            + " 'delete' snapshots unless told to skip them."
+                                            + " 'all': every change in commit order, added rows"
+                                            + " as +I, removed rows (by deletes, deletion"
+                                            + " vectors or removed files) as -D with the whole"
+                                            + " row, a key removed and added again by one"
+                                            + " snapshot (tables with identifier fields) as -U"
+                                            + " and +U; 'replace' snapshots emit nothing. A"
+                                            + " changelog read runs with source parallelism 1"
+                                            + " to keep commit order."),
+                    String.class,
+                    true,
+                    null);
+
     /** Every read option, for key validation and generated documentation. */
     public static final List<ConnectorOption<?>> ALL =
             List.of(
@@ -435,7 +456,8 @@ public final class FlinkReadOptions {
                     PLAN_PARALLELISM,
                     STREAMING_SKIP_OVERWRITE_SNAPSHOTS,
                     STREAMING_SKIP_DELETE_SNAPSHOTS,
-                    SPLIT_PLANNING_PAGE_SIZE);
+                    SPLIT_PLANNING_PAGE_SIZE,
+                    CHANGELOG_MODE);
 
     private static <T> ConnectorOption<T> option(
             ConfigOption<T> option, Class<T> type, boolean flinkConfig, String tableProperty) {

@@ -5,6 +5,7 @@ import dev.icebergflink.source.assigner.SimpleSplitAssignerFactory;
 import dev.icebergflink.source.assigner.SplitAssignerFactory;
 import dev.icebergflink.source.assigner.WatermarkOrderedSplitAssignerFactory;
 import dev.icebergflink.source.config.ScanContext;
+import dev.icebergflink.source.reader.ChangelogReading;
 import dev.icebergflink.source.reader.ColumnStatsWatermarkExtractor;
 import dev.icebergflink.source.reader.IcebergReaderFunction;
 import dev.icebergflink.source.reader.SplitWatermarkExtractor;
@@ -44,6 +45,16 @@ public final class IcebergSourceAssembly {
             ConverterFactory<T> converters,
             SplitAssignerFactory assignerFactory,
             int batchSize) {
+        if (plan.readsChangelog() && (assignerFactory != null || plan.watermarkColumn() != null)) {
+            throw new IllegalArgumentException(
+                    "Option 'changelog-mode' = 'all' reads snapshots in commit order; it cannot be"
+                            + " combined with "
+                            + (plan.watermarkColumn() != null
+                                    ? "option 'watermark-column', which orders splits by watermark"
+                                    : "assignerFactory("
+                                            + assignerFactory.getClass().getSimpleName()
+                                            + "), which orders splits its own way"));
+        }
         SplitWatermarkExtractor extractor = watermarkExtractor(plan);
         SplitAssignerFactory assigners = assigners(plan, assignerFactory, extractor);
         assigners.validate(table, plan.splitSize(), plan.splitOpenFileCost());
@@ -57,9 +68,22 @@ public final class IcebergSourceAssembly {
                         plan.caseSensitive(),
                         table.io(),
                         table.encryption());
+        ChangelogReading changelog =
+                plan.readsChangelog()
+                        ? new ChangelogReading(
+                                plan.tableSchema(),
+                                plan.projectedSchema(),
+                                mapping,
+                                plan.caseSensitive(),
+                                table.io(),
+                                table.encryption())
+                        : null;
         IcebergReaderFunction<T> readerFunction =
                 new IcebergReaderFunction<>(
-                        fileReader, converters.create(plan.projectedSchema()), batchSize);
+                        fileReader,
+                        converters.create(plan.projectedSchema()),
+                        batchSize,
+                        changelog);
         return new IcebergSource<>(
                 loader.clone(), table.name(), plan, assigners, readerFunction, extractor);
     }

@@ -77,6 +77,11 @@ abstract class ReadOptionSetters<B extends ReadOptionSetters<B>> {
         return set(FlinkReadOptions.STREAMING.key(), streaming);
     }
 
+    /** Which changes the read emits ({@code changelog-mode}): inserts only, or every change. */
+    public B changelogMode(ChangelogReadMode mode) {
+        return set(FlinkReadOptions.CHANGELOG_MODE.key(), mode == null ? null : mode.optionValue());
+    }
+
     /** Where a streaming read starts ({@code starting-strategy}). */
     public B streamingStartingStrategy(StreamingStartingStrategy strategy) {
         return set(FlinkReadOptions.STARTING_STRATEGY.key(), strategy);

@@ -2,15 +2,18 @@ package dev.icebergflink.tasks.reader;
 
 import dev.icebergflink.data.row.RowDataStructLike;
 import dev.icebergflink.types.IcebergToFlinkTypeConverter;
+import java.util.List;
+import java.util.function.Predicate;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.TypedSetters;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.DeleteFilter;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.encryption.EncryptingFileIO;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.InputFile;
 
 /**
@@ -28,8 +31,12 @@ final class RowDataDeleteFilter extends DeleteFilter<RowData> {
     private final EncryptingFileIO io;
 
     RowDataDeleteFilter(
-            FileScanTask task, Schema tableSchema, Schema requestedSchema, EncryptingFileIO io) {
-        super(task.file().location(), task.deletes(), tableSchema, requestedSchema);
+            String dataFileLocation,
+            List<DeleteFile> deletes,
+            Schema tableSchema,
+            Schema requestedSchema,
+            EncryptingFileIO io) {
+        super(dataFileLocation, deletes, tableSchema, requestedSchema);
         this.io = io;
         Schema required = requiredSchema();
         this.structView =
@@ -51,6 +58,20 @@ final class RowDataDeleteFilter extends DeleteFilter<RowData> {
     @Override
     protected InputFile loadInputFile(DeleteFile deleteFile) {
         return io.newInputFile(deleteFile);
+    }
+
+    /**
+     * The rows these deletes delete, the others dropped: the inverse of {@link #filter}, for
+     * finding which rows a set of newer delete files removed.
+     */
+    CloseableIterable<RowData> selectDeleted(CloseableIterable<RowData> rows) {
+        PositionDeleteIndex positions = hasPosDeletes() ? deletedRowPositions() : null;
+        Predicate<RowData> live = hasEqDeletes() ? eqDeletedRowFilter() : null;
+        return CloseableIterable.filter(
+                rows,
+                row ->
+                        (positions != null && positions.isDeleted(pos(row)))
+                                || (live != null && !live.test(row)));
     }
 
     /** Sets the {@code _deleted} metadata column when the reader asked for it. */

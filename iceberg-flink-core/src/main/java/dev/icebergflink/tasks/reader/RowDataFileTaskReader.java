@@ -18,6 +18,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
@@ -101,6 +102,28 @@ public final class RowDataFileTaskReader implements Serializable {
 
     /** Opens the task; the caller closes the returned iterable. */
     public CloseableIterable<RowData> open(FileScanTask task) {
+        return open(task, List.of());
+    }
+
+    /**
+     * Opens the task and returns only the rows that one of {@code addedDeletes} deletes: of the
+     * rows live under the task's own deletes, those a newer set of delete files removes. This is
+     * how a changelog read finds the rows a snapshot's new deletes took away; the deletes must
+     * apply to the task's file (as the table's delete index would apply them). The caller closes
+     * the returned iterable.
+     *
+     * @throws IllegalArgumentException when {@code addedDeletes} is empty
+     */
+    public CloseableIterable<RowData> openDeletedRows(
+            FileScanTask task, List<DeleteFile> addedDeletes) {
+        if (addedDeletes.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "No added deletes to select the deleted rows of " + task.file().location());
+        }
+        return open(task, addedDeletes);
+    }
+
+    private CloseableIterable<RowData> open(FileScanTask task, List<DeleteFile> selecting) {
         EncryptingFileIO files = EncryptingFileIO.combine(io, encryption);
         Expression residual = task.residual();
         boolean filtering = residual != null && residual.op() != Expression.Operation.TRUE;
@@ -109,7 +132,7 @@ public final class RowDataFileTaskReader implements Serializable {
         Schema taskSchema = task.schema();
         Schema projection = WidenedColumns.widen(projectedSchema, taskSchema);
         Schema table =
-                filtering || !task.deletes().isEmpty()
+                filtering || !task.deletes().isEmpty() || !selecting.isEmpty()
                         ? WidenedColumns.widen(tableSchema, taskSchema)
                         : tableSchema;
         Schema readSchema =
@@ -117,15 +140,29 @@ public final class RowDataFileTaskReader implements Serializable {
                         ? withFilterColumns(table, projection, residual, caseSensitive)
                         : projection;
 
+        String location = task.file().location();
         RowDataDeleteFilter deletes =
                 task.deletes().isEmpty()
                         ? null
-                        : new RowDataDeleteFilter(task, table, readSchema, files);
+                        : new RowDataDeleteFilter(
+                                location, task.deletes(), table, readSchema, files);
         Schema fileSchema = deletes == null ? readSchema : deletes.requiredSchema();
+        // The selecting deletes need their own columns: they come after the first filter's, so
+        // that each filter finds its columns at the positions of its own required schema.
+        RowDataDeleteFilter selector =
+                selecting.isEmpty()
+                        ? null
+                        : new RowDataDeleteFilter(location, selecting, table, fileSchema, files);
+        if (selector != null) {
+            fileSchema = selector.requiredSchema();
+        }
 
         CloseableIterable<RowData> rows = openFile(task, fileSchema, files);
         if (deletes != null) {
             rows = deletes.filter(rows);
+        }
+        if (selector != null) {
+            rows = selector.selectDeleted(rows);
         }
         if (filtering) {
             Evaluator evaluator = new Evaluator(fileSchema.asStruct(), residual, caseSensitive);

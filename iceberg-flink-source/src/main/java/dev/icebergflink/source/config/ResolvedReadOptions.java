@@ -3,6 +3,7 @@ package dev.icebergflink.source.config;
 import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.options.OptionResolver;
 import dev.icebergflink.options.OptionSource;
+import dev.icebergflink.source.ChangelogReadMode;
 import dev.icebergflink.source.FlinkReadOptions;
 import dev.icebergflink.source.StreamingStartingStrategy;
 import java.io.Serializable;
@@ -44,7 +45,8 @@ record ResolvedReadOptions(
         long splitSize,
         int splitLookback,
         long splitOpenFileCost,
-        boolean adaptiveSplitSize)
+        boolean adaptiveSplitSize,
+        ChangelogReadMode changelogMode)
         implements Serializable {
 
     /** Reads every option from {@code options}, once. */
@@ -95,6 +97,8 @@ record ResolvedReadOptions(
                         options,
                         FlinkReadOptions.SPLIT_FILE_OPEN_COST,
                         TableProperties.SPLIT_OPEN_FILE_COST_DEFAULT);
+        ChangelogReadMode changelogMode =
+                ChangelogReadMode.fromOptionValue(options.get(FlinkReadOptions.CHANGELOG_MODE));
         return new ResolvedReadOptions(
                 snapshotId,
                 tag,
@@ -121,7 +125,8 @@ record ResolvedReadOptions(
                 splitSize,
                 splitLookback,
                 splitOpenFileCost,
-                adaptiveSplitSize);
+                adaptiveSplitSize,
+                changelogMode);
     }
 
     private static <T> T orDefault(OptionResolver options, ConnectorOption<T> option, T fallback) {

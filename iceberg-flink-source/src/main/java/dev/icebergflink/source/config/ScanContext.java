@@ -4,6 +4,7 @@ import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.options.OptionResolver;
 import dev.icebergflink.options.OptionSource;
 import dev.icebergflink.options.OptionValidation;
+import dev.icebergflink.source.ChangelogReadMode;
 import dev.icebergflink.source.FlinkReadOptions;
 import dev.icebergflink.source.StreamingStartingStrategy;
 import java.io.Serializable;
@@ -298,6 +299,16 @@ public final class ScanContext implements Serializable {
 
     public boolean skipDeleteSnapshots() {
         return options.skipDeleteSnapshots();
+    }
+
+    /** Which changes the read emits ({@code changelog-mode}). */
+    public ChangelogReadMode changelogMode() {
+        return options.changelogMode();
+    }
+
+    /** Whether the read emits every change with its row kind ({@code changelog-mode} = all). */
+    public boolean readsChangelog() {
+        return options.changelogMode() == ChangelogReadMode.ALL;
     }
 
     public long splitSize() {

@@ -69,6 +69,24 @@ final class ScanContextValidation {
                 "Time travel options ('snapshot-id', 'tag', 'as-of-timestamp') cannot be combined"
                         + " with incremental options ('start-snapshot-id',"
                         + " 'start-snapshot-timestamp', 'start-tag', 'end-snapshot-id', 'end-tag')");
+        if (plan.readsChangelog()) {
+            String skipping =
+                    plan.skipOverwriteSnapshots()
+                            ? "streaming-skip-overwrite-snapshots"
+                            : plan.skipDeleteSnapshots() ? "streaming-skip-delete-snapshots" : null;
+            check(
+                    skipping == null,
+                    "Option '"
+                            + skipping
+                            + "' skips the snapshots that option 'changelog-mode' = 'all' reads:"
+                            + " remove one of them");
+            check(
+                    !timeTravel,
+                    "Option 'changelog-mode' = 'all' reads the changes between snapshots and"
+                            + " cannot be combined with time travel ('snapshot-id', 'tag',"
+                            + " 'as-of-timestamp'); use 'start-snapshot-id'/'end-snapshot-id' for"
+                            + " the changes of a range");
+        }
         if (plan.streaming()) {
             List<String> batchOnly = new ArrayList<>();
             addIfSet(batchOnly, "snapshot-id", plan.snapshotId());

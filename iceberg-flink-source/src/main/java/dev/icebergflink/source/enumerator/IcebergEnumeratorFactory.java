@@ -65,6 +65,17 @@ public final class IcebergEnumeratorFactory implements Serializable {
     public SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> create(
             SplitEnumeratorContext<IcebergSourceSplit> enumContext,
             IcebergEnumeratorState restored) {
+        if (plan.readsChangelog() && enumContext.currentParallelism() > 1) {
+            // Two readers would emit one key's changes on two channels: downstream could see
+            // an insert after the delete that followed it. One reader keeps commit order.
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Option 'changelog-mode' = 'all' emits the changes of %s in commit"
+                                    + " order, which one reader guarantees: the source runs with"
+                                    + " parallelism %d. Set the source's parallelism to 1"
+                                    + " (env.fromSource(...).setParallelism(1)).",
+                            tableName, enumContext.currentParallelism()));
+        }
         PlanningTable opened = PlanningTable.open(tableLoader);
         ExecutorService pool = null;
         try {

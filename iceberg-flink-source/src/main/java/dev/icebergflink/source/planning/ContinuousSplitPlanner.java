@@ -27,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * most {@code max-planning-snapshot-count} snapshots of the head's ancestry (the branch head when
  * {@code branch} is set). {@code append} snapshots contribute their files, {@code replace}
  * snapshots (rewrites, compaction) are skipped, and {@code overwrite}/{@code delete} snapshots fail
- * the round with a message naming the snapshot unless the matching skip option is set. Not
- * thread-safe; the enumerator calls it from one planning thread at a time.
+ * the round with a message naming the snapshot unless the matching skip option is set. A changelog
+ * read ({@code changelog-mode} = all) plans every snapshot's changes instead, one split per
+ * snapshot in commit order ({@link ChangelogPlanner}). Not thread-safe; the enumerator calls it
+ * from one planning thread at a time.
  *
  * <p><b>Table identity.</b> Every round checks that the table is still the one the read is pinned
  * to ({@link TableIdentity}): a refreshed table with another UUID fails the round with {@link
@@ -270,12 +272,16 @@ public final class ContinuousSplitPlanner {
         }
         List<Snapshot> round =
                 pending.subList(0, Math.min(pending.size(), context.maxPlanningSnapshotCount()));
+        Snapshot to = round.get(round.size() - 1);
+        List<IcebergSourceSplit> splits = new ArrayList<>(prefix);
+        if (context.readsChangelog()) {
+            splits.addAll(planner.changelog().planSnapshots(round));
+            return new PlanningResult(from, SnapshotPosition.after(to), splits, headTime);
+        }
         boolean anyAppend = false;
         for (Snapshot snapshot : round) {
             anyAppend |= checkOperation(snapshot);
         }
-        Snapshot to = round.get(round.size() - 1);
-        List<IcebergSourceSplit> splits = new ArrayList<>(prefix);
         if (anyAppend) {
             splits.addAll(planner.planAppends(from.snapshotId(), to.snapshotId()));
         }

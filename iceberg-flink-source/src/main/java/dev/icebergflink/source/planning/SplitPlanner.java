@@ -92,6 +92,14 @@ public final class SplitPlanner {
                 return new PlanningResult(
                         null, SnapshotPosition.after(end), List.of(), end.timestampMillis());
             }
+            if (context.readsChangelog()) {
+                // one split per snapshot, read in order by one reader: never paged or resized
+                return new PlanningResult(
+                        null,
+                        SnapshotPosition.after(end),
+                        changelog().planRange(start, end),
+                        end.timestampMillis());
+            }
             return bounded(ScanCursor.appendScan(start, end.snapshotId()), end, readers);
         }
         Snapshot target = batchTarget();
@@ -263,6 +271,11 @@ public final class SplitPlanner {
         CloseableIterable<CombinedScanTask> tasks =
                 (CloseableIterable<CombinedScanTask>) scan.planTasks();
         return tasks;
+    }
+
+    /** Plans the changes of snapshots (for {@code changelog-mode} = all), with this plan. */
+    public ChangelogPlanner changelog() {
+        return new ChangelogPlanner(table, context, workerPool);
     }
 
     /** The head of the configured branch (or main), or {@code null} for an empty table/branch. */

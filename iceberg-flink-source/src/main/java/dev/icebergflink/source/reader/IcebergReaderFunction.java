@@ -30,6 +30,7 @@ public final class IcebergReaderFunction<T> implements Serializable {
     private final RowDataFileTaskReader fileReader;
     private final RowDataConverter<T> converter;
     private final int batchSize;
+    private final ChangelogReading changelog;
 
     /**
      * @param fileReader reads one file task as rows of the projected schema
@@ -38,6 +39,22 @@ public final class IcebergReaderFunction<T> implements Serializable {
      */
     public IcebergReaderFunction(
             RowDataFileTaskReader fileReader, RowDataConverter<T> converter, int batchSize) {
+        this(fileReader, converter, batchSize, null);
+    }
+
+    /**
+     * @param fileReader reads one file task as rows of the projected schema
+     * @param converter turns rows into emitted records
+     * @param batchSize records per batch, at least 1
+     * @param changelog reads the change tasks of a changelog read, or {@code null} when the read
+     *     emits inserts only
+     * @throws IllegalArgumentException when a changelog read's converter drops row kinds
+     */
+    public IcebergReaderFunction(
+            RowDataFileTaskReader fileReader,
+            RowDataConverter<T> converter,
+            int batchSize,
+            ChangelogReading changelog) {
         this.fileReader = Objects.requireNonNull(fileReader, "fileReader");
         this.converter = Objects.requireNonNull(converter, "converter");
         if (batchSize < 1) {
@@ -45,6 +62,16 @@ public final class IcebergReaderFunction<T> implements Serializable {
                     "The reader batch size must be at least 1, got " + batchSize);
         }
         this.batchSize = batchSize;
+        if (changelog != null && !converter.keepsRowKind()) {
+            throw new IllegalArgumentException(
+                    "Option 'changelog-mode' = 'all' emits deletes and updates, but the output"
+                            + " type "
+                            + converter.getProducedType()
+                            + " has no row kind ("
+                            + converter.getClass().getSimpleName()
+                            + "); read RowData or Row, or use 'changelog-mode' = 'insert-only'");
+        }
+        this.changelog = changelog;
     }
 
     /** A reader function with {@link #DEFAULT_BATCH_SIZE}. */
@@ -69,6 +96,7 @@ public final class IcebergReaderFunction<T> implements Serializable {
 
     SplitBatchIterator<T> open(
             IcebergSourceSplit split, RecordLimiter limiter, FileTaskListener listener) {
-        return new SplitBatchIterator<>(split, fileReader, converter, batchSize, limiter, listener);
+        return new SplitBatchIterator<>(
+                split, fileReader, converter, batchSize, limiter, listener, changelog);
     }
 }

@@ -33,4 +33,10 @@ public final class IdentityRowDataConverter implements RowDataConverter<RowData>
     public TypeInformation<RowData> getProducedType() {
         return InternalTypeInfo.of(rowType);
     }
+
+    /** The rows are emitted as read, kind included. */
+    @Override
+    public boolean keepsRowKind() {
+        return true;
+    }
 }

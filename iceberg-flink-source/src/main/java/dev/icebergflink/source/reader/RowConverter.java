@@ -50,4 +50,10 @@ public final class RowConverter implements RowDataConverter<Row> {
     public TypeInformation<Row> getProducedType() {
         return (TypeInformation<Row>) (TypeInformation<?>) ExternalTypeInfo.of(dataType);
     }
+
+    /** Flink's row converter copies the kind into the {@link Row}. */
+    @Override
+    public boolean keepsRowKind() {
+        return true;
+    }
 }

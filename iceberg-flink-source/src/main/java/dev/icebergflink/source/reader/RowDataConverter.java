@@ -23,4 +23,13 @@ public interface RowDataConverter<T> extends Serializable {
 
     /** The Flink type of the emitted values. */
     TypeInformation<T> getProducedType();
+
+    /**
+     * Whether the emitted values carry the input row's {@link org.apache.flink.types.RowKind}, so
+     * that a changelog read ({@code changelog-mode} = all) can tell deletes and updates from
+     * inserts. Converters that keep it say so; the default is no.
+     */
+    default boolean keepsRowKind() {
+        return false;
+    }
 }

@@ -1,6 +1,7 @@
 package dev.icebergflink.source.reader;
 
 import dev.icebergflink.source.split.IcebergSourceSplit;
+import dev.icebergflink.tasks.changelog.ChangeFileScanTask;
 import dev.icebergflink.tasks.reader.RowDataFileTaskReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +18,9 @@ import org.apache.iceberg.io.CloseableIterator;
  * and stopping early when the reader's limit is used up.
  *
  * <p>Only one file task is open at a time; a batch may span file tasks, and each record carries the
- * position after it.
+ * position after it. The change tasks of a changelog split are read through {@link
+ * ChangelogReading}, which pairs the split's updates once, when its first change task opens (also
+ * after a restore in the middle of the split).
  *
  * @param <T> the emitted record type
  */
@@ -30,12 +33,14 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
     private final int batchSize;
     private final RecordLimiter limiter;
     private final FileTaskListener listener;
+    private final ChangelogReading changelog;
 
     private int fileOffset;
     private long recordOffset;
     private long toSkip;
     private CloseableIterable<RowData> openTask;
     private CloseableIterator<RowData> rows;
+    private ChangelogReading.Pairing pairing;
 
     SplitBatchIterator(
             IcebergSourceSplit split,
@@ -43,7 +48,8 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
             RowDataConverter<T> converter,
             int batchSize,
             RecordLimiter limiter,
-            FileTaskListener listener) {
+            FileTaskListener listener,
+            ChangelogReading changelog) {
         this.split = split;
         this.fileTasks = List.copyOf(split.task().files());
         this.fileReader = fileReader;
@@ -51,6 +57,7 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
         this.batchSize = batchSize;
         this.limiter = limiter;
         this.listener = listener;
+        this.changelog = changelog;
         this.fileOffset = split.fileOffset();
         this.toSkip = split.recordOffset();
         this.recordOffset = 0;
@@ -92,7 +99,7 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
 
     private void openCurrentTask() {
         FileScanTask task = fileTasks.get(fileOffset);
-        openTask = fileReader.open(task);
+        openTask = open(task);
         rows = openTask.iterator();
         recordOffset = 0;
         while (recordOffset < toSkip && rows.hasNext()) {
@@ -109,6 +116,26 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
                             split.splitId(), fileOffset, toSkip, task.file().location(), found));
         }
         toSkip = 0;
+    }
+
+    /** A plain task as inserts; a change task with its row kinds (a changelog read). */
+    private CloseableIterable<RowData> open(FileScanTask task) {
+        if (!(task instanceof ChangeFileScanTask change)) {
+            return fileReader.open(task);
+        }
+        if (changelog == null) {
+            throw new IllegalStateException(
+                    "Split "
+                            + split.splitId()
+                            + " holds the changes of snapshot "
+                            + change.commitSnapshotId()
+                            + " but the read emits inserts only (changelog-mode = insert-only);"
+                            + " such a split comes from a changelog read's state");
+        }
+        if (pairing == null) {
+            pairing = changelog.pair(fileTasks);
+        }
+        return changelog.open(change, pairing);
     }
 
     private void finishCurrentTask() {

@@ -1,5 +1,6 @@
 package dev.icebergflink.source.split;
 
+import dev.icebergflink.tasks.changelog.ChangeFileScanTask;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,7 +23,8 @@ import org.apache.iceberg.FileScanTask;
  *
  * <p>Splits are immutable: {@link #withPosition} returns a copy. The {@link #splitId()} is derived
  * from the file ranges when the split is created and stays the same for every position; it is
- * unique among the splits of one source as long as no file range is planned twice.
+ * unique among the splits of one source as long as no file range is planned twice (a change of a
+ * file counts with its snapshot and change type).
  */
 @PublicEvolving
 public final class IcebergSourceSplit implements SourceSplit {
@@ -136,6 +138,12 @@ public final class IcebergSourceSplit implements SourceSplit {
                 first = location.substring(location.lastIndexOf('/') + 1);
             }
             digest.update(location.getBytes(StandardCharsets.UTF_8));
+            if (file instanceof ChangeFileScanTask change) {
+                // one file may hold changes of many snapshots
+                digest.update(
+                        ("@" + change.commitSnapshotId() + "/" + change.type())
+                                .getBytes(StandardCharsets.UTF_8));
+            }
             digest.update(
                     (":" + file.start() + "+" + file.length() + ";")
                             .getBytes(StandardCharsets.UTF_8));

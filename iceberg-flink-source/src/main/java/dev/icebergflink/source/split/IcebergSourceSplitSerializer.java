@@ -1,5 +1,6 @@
 package dev.icebergflink.source.split;
 
+import dev.icebergflink.tasks.codec.ChangeTaskCodec;
 import dev.icebergflink.tasks.codec.FileScanTaskCodec;
 import dev.icebergflink.tasks.codec.TableMetadataLookup;
 import java.io.IOException;
@@ -30,21 +31,29 @@ import org.apache.iceberg.FileScanTask;
  * residual (length-prefixed UTF-8 JSON), start (long) and length (long). A content file is written
  * as spec id (int), length-prefixed UTF-8 JSON, data sequence number and file sequence number (each
  * a presence byte and a long).
+ *
+ * <p>Version 2 layout: version 1's, then the change part of a changelog split in the layout of
+ * {@link ChangeTaskCodec#writeChanges} (a single 0 byte for a split of plain file tasks).
  */
 @Internal
 public final class IcebergSourceSplitSerializer
         implements SimpleVersionedSerializer<IcebergSourceSplit> {
 
-    /** The first (current) version; see the class comment for its layout. */
+    /** The first version: plain file tasks; see the class comment for its layout. */
     public static final int VERSION_1 = 1;
 
+    /** Version 1 plus the changes of changelog splits. */
+    public static final int VERSION_2 = 2;
+
     /** The version {@link #serialize} writes. */
-    public static final int CURRENT_VERSION = VERSION_1;
+    public static final int CURRENT_VERSION = VERSION_2;
 
     private final FileScanTaskCodec tasks;
+    private final ChangeTaskCodec changes;
 
     public IcebergSourceSplitSerializer(TableMetadataLookup metadata) {
         this.tasks = new FileScanTaskCodec(metadata);
+        this.changes = new ChangeTaskCodec(metadata);
     }
 
     @Override
@@ -61,14 +70,14 @@ public final class IcebergSourceSplitSerializer
 
     @Override
     public IcebergSourceSplit deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1) {
+        if (version != VERSION_1 && version != VERSION_2) {
             throw new IOException(
                     "Unknown Iceberg source split version "
                             + version
-                            + "; this connector reads versions [1]");
+                            + "; this connector reads versions [1, 2]");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        IcebergSourceSplit split = read(in);
+        IcebergSourceSplit split = read(version, in);
         if (in.available() > 0) {
             throw new IOException(
                     "Corrupt Iceberg source split: "
@@ -84,15 +93,24 @@ public final class IcebergSourceSplitSerializer
         out.writeUTF(split.splitId());
         out.writeInt(split.fileOffset());
         out.writeLong(split.recordOffset());
-        tasks.writeTasks(split.task().files(), out);
+        List<FileScanTask> files = List.copyOf(split.task().files());
+        tasks.writeTasks(files, out);
+        changes.writeChanges(files, out);
     }
 
     /** Reads one split written by {@link #write} in the current version. */
     public IcebergSourceSplit read(DataInputView in) throws IOException {
+        return read(CURRENT_VERSION, in);
+    }
+
+    private IcebergSourceSplit read(int version, DataInputView in) throws IOException {
         String splitId = in.readUTF();
         int fileOffset = in.readInt();
         long recordOffset = in.readLong();
         List<FileScanTask> files = tasks.readTasks(in);
+        if (version >= VERSION_2) {
+            files = changes.readChanges(files, in);
+        }
         return IcebergSourceSplit.of(
                 splitId, new BaseCombinedScanTask(files), fileOffset, recordOffset);
     }

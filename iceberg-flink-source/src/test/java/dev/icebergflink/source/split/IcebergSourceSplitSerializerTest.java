@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.SourceTestTables;
+import dev.icebergflink.tasks.changelog.ChangeFileScanTask;
+import dev.icebergflink.tasks.changelog.ChangeType;
 import dev.icebergflink.tasks.codec.LoadingTableMetadata;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +22,10 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The split serializer: round trips, golden bytes of version 1, compactness, late specs. */
+/**
+ * The split serializer: round trips, golden bytes of versions 1 and 2 (changelog splits),
+ * compactness, late specs.
+ */
 class IcebergSourceSplitSerializerTest {
 
     private final IcebergSourceSplitSerializer serializer =
@@ -29,20 +34,54 @@ class IcebergSourceSplitSerializerTest {
     @Test
     void roundTripKeepsIdPositionFilesDeletesResidualsAndSequenceNumbers() throws IOException {
         IcebergSourceSplit split = TestingSplits.split("x");
-        IcebergSourceSplit copy = serializer.deserialize(1, serializer.serialize(split));
+        IcebergSourceSplit copy =
+                serializer.deserialize(
+                        IcebergSourceSplitSerializer.CURRENT_VERSION, serializer.serialize(split));
         assertSameSplit(copy, split);
         // Serializing the copy gives the same bytes: nothing is lost or reordered.
         assertThat(serializer.serialize(copy)).isEqualTo(serializer.serialize(split));
     }
 
     @Test
-    void version1GoldenBytes() throws IOException {
+    void version1GoldenBytesStillRead() throws IOException {
         IcebergSourceSplit split = TestingSplits.split("golden");
-        byte[] bytes = serializer.serialize(split);
-        byte[] golden = TestingSplits.golden("iceberg-source-split-v1.bin", bytes);
-        assertThat(bytes).isEqualTo(golden);
+        byte[] golden = TestingSplits.golden("iceberg-source-split-v1.bin", null);
         assertSameSplit(
                 serializer.deserialize(IcebergSourceSplitSerializer.VERSION_1, golden), split);
+        // version 2 writes a plain split as version 1 did, plus an empty change part
+        byte[] current = serializer.serialize(split);
+        assertThat(current).hasSize(golden.length + 1).startsWith(golden).endsWith(0);
+    }
+
+    @Test
+    void version2GoldenBytesOfAChangelogSplit() throws IOException {
+        IcebergSourceSplit split = TestingSplits.changeSplit("golden");
+        assertThat(serializer.getVersion()).isEqualTo(IcebergSourceSplitSerializer.VERSION_2);
+        byte[] bytes = serializer.serialize(split);
+        byte[] golden = TestingSplits.golden("iceberg-source-split-v2.bin", bytes);
+        assertThat(bytes).isEqualTo(golden);
+        IcebergSourceSplit restored =
+                serializer.deserialize(IcebergSourceSplitSerializer.VERSION_2, golden);
+        assertSameSplit(restored, split);
+        List<FileScanTask> files = new ArrayList<>(restored.task().files());
+        assertThat(files).allMatch(ChangeFileScanTask.class::isInstance);
+        ChangeFileScanTask removed = (ChangeFileScanTask) files.get(0);
+        ChangeFileScanTask added = (ChangeFileScanTask) files.get(1);
+        assertThat(removed.type()).isEqualTo(ChangeType.DELETED_ROWS);
+        assertThat(removed.commitSnapshotId()).isEqualTo(42L);
+        assertThat(removed.addedDeletes())
+                .singleElement()
+                .satisfies(
+                        delete -> {
+                            assertThat(delete.location()).endsWith("golden-eq.parquet");
+                            assertThat(delete.equalityFieldIds()).containsExactly(1);
+                            assertThat(delete.dataSequenceNumber()).isEqualTo(7L);
+                        });
+        assertThat(added.type()).isEqualTo(ChangeType.ADDED_ROWS);
+        assertThat(added.addedDeletes()).isEmpty();
+        assertThat(added.deletes()).hasSize(1);
+        // the same files with another change type or snapshot are another split
+        assertThat(split.splitId()).isNotEqualTo(TestingSplits.split("golden").splitId());
     }
 
     @Test
@@ -55,11 +94,11 @@ class IcebergSourceSplitSerializerTest {
     @Test
     void unknownVersionAndTrailingBytesFail() throws IOException {
         byte[] bytes = serializer.serialize(TestingSplits.split("x"));
-        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+        assertThatThrownBy(() -> serializer.deserialize(3, bytes))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("version 2");
+                .hasMessageContaining("version 3");
         byte[] longer = java.util.Arrays.copyOf(bytes, bytes.length + 1);
-        assertThatThrownBy(() -> serializer.deserialize(1, longer))
+        assertThatThrownBy(() -> serializer.deserialize(2, longer))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("bytes left");
     }
@@ -73,7 +112,7 @@ class IcebergSourceSplitSerializerTest {
                 new IcebergSourceSplitSerializer(
                         new LoadingTableMetadata(TableLoader.fromHadoopTable(location)));
         IcebergSourceSplit before = plan(table).get(0);
-        assertSameSplit(loading.deserialize(1, loading.serialize(before)), before);
+        assertSameSplit(loading.deserialize(2, loading.serialize(before)), before);
 
         table.updateSpec().addField("data").commit();
         // Only metadata matters here: the file is planned and serialized, never read.
@@ -91,7 +130,7 @@ class IcebergSourceSplitSerializerTest {
         assertThat(after.stream().flatMap(s -> s.task().files().stream()))
                 .anyMatch(task -> task.spec().specId() == 1);
         for (IcebergSourceSplit split : after) {
-            assertSameSplit(loading.deserialize(1, loading.serialize(split)), split);
+            assertSameSplit(loading.deserialize(2, loading.serialize(split)), split);
         }
     }
 

@@ -1,12 +1,15 @@
 package dev.icebergflink.source.split;
 
 import dev.icebergflink.source.SourceTestTables;
+import dev.icebergflink.tasks.changelog.ChangeFileScanTask;
+import dev.icebergflink.tasks.changelog.ChangeType;
 import dev.icebergflink.tasks.codec.RestoredFileScanTask;
 import dev.icebergflink.tasks.codec.SequencedFiles;
 import dev.icebergflink.tasks.codec.TableMetadataLookup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.BaseCombinedScanTask;
@@ -15,6 +18,7 @@ import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expressions;
@@ -83,6 +87,34 @@ public final class TestingSplits {
         return IcebergSourceSplit.fromCombinedScanTask(
                         new BaseCombinedScanTask(List.of(task1, task2)))
                 .withPosition(1, 7L);
+    }
+
+    /**
+     * A changelog split of the changes of snapshot 42: the rows of {@link #split}'s first file that
+     * the snapshot's equality deletes remove, and its second file's rows as added rows; at position
+     * (1, 2).
+     */
+    public static IcebergSourceSplit changeSplit(String name) {
+        List<FileScanTask> files = new ArrayList<>(split(name).task().files());
+        DeleteFile equality =
+                FileMetadata.deleteFileBuilder(SPEC)
+                        .ofEqualityDeletes(1)
+                        .withPath("/warehouse/t/data/" + name + "-eq.parquet")
+                        .withFormat(FileFormat.PARQUET)
+                        .withPartitionPath("data=a")
+                        .withFileSizeInBytes(256)
+                        .withRecordCount(2)
+                        .build();
+        var removed =
+                new ChangeFileScanTask(
+                        files.get(0),
+                        ChangeType.DELETED_ROWS,
+                        42L,
+                        List.of(SequencedFiles.deleteFile(equality, 7L, 7L)));
+        var added = new ChangeFileScanTask(files.get(1), ChangeType.ADDED_ROWS, 42L, List.of());
+        return IcebergSourceSplit.fromCombinedScanTask(
+                        new BaseCombinedScanTask(List.of(removed, added)))
+                .withPosition(1, 2L);
     }
 
     /**

@@ -108,4 +108,10 @@ public final class DeclaredRowDataConverter implements RowDataConverter<RowData>
     public TypeInformation<RowData> getProducedType() {
         return InternalTypeInfo.of(declared);
     }
+
+    /** Converted rows take the kind of the row read. */
+    @Override
+    public boolean keepsRowKind() {
+        return true;
+    }
 }

@@ -122,12 +122,25 @@ public final class IcebergTableSource
 
     @Override
     public ChangelogMode getChangelogMode() {
-        return ChangelogMode.insertOnly();
+        // 'changelog-mode' = 'all' emits deletes and both halves of updates
+        return plan.readsChangelog() ? ChangelogMode.all() : ChangelogMode.insertOnly();
     }
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext runtimeProviderContext) {
         IcebergSource<RowData> source = createSource();
+        if (source.scanContext().readsChangelog()) {
+            // one reader keeps the changes in commit order (see the option's description)
+            if (scanParallelism != null && scanParallelism > 1) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Table %s: option 'changelog-mode' = 'all' reads with one"
+                                        + " reader to keep commit order, but the source"
+                                        + " parallelism is set to %d; remove that setting",
+                                tableName, scanParallelism));
+            }
+            return SourceProvider.of(source, 1);
+        }
         Integer parallelism =
                 SourceParallelism.choose(
                         flinkConfig,
