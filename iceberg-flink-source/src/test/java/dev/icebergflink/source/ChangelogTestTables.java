@@ -39,9 +39,9 @@ import org.apache.iceberg.io.OutputFile;
  * key removed and added by one snapshot is an update; rows are {@code (id, data, 2024-01-01 + id
  * seconds)}, written as {@code "kind id data"} strings by {@link #describe}.
  */
-final class ChangelogTestTables {
+public final class ChangelogTestTables {
 
-    static final Schema KEYED = new Schema(SourceTestTables.SCHEMA.columns(), Set.of(1));
+    public static final Schema KEYED = new Schema(SourceTestTables.SCHEMA.columns(), Set.of(1));
 
     private static final LocalDateTime EPOCH = LocalDateTime.of(2024, 1, 1, 0, 0);
 
@@ -54,7 +54,8 @@ final class ChangelogTestTables {
     }
 
     /** An unpartitioned keyed table of {@code formatVersion} writing {@code format} files. */
-    static ChangelogTestTables create(String location, int formatVersion, FileFormat format) {
+    public static ChangelogTestTables create(
+            String location, int formatVersion, FileFormat format) {
         Table table =
                 new HadoopTables(new Configuration())
                         .create(
@@ -69,11 +70,11 @@ final class ChangelogTestTables {
         return new ChangelogTestTables(table, format);
     }
 
-    Table table() {
+    public Table table() {
         return table;
     }
 
-    static Record record(long id, String data) {
+    public static Record record(long id, String data) {
         GenericRecord record = GenericRecord.create(KEYED);
         record.setField("id", id);
         record.setField("data", data);
@@ -82,7 +83,7 @@ final class ChangelogTestTables {
     }
 
     /** Writes a data file of rows {@code (id, data)} (not committed). */
-    DataFile dataFile(String data, long... ids) {
+    public DataFile dataFile(String data, long... ids) {
         DataWriter<Record> writer =
                 GenericFileWriters.data(table, format)
                         .newDataWriter(
@@ -100,7 +101,7 @@ final class ChangelogTestTables {
     }
 
     /** Writes an equality delete file on {@code id} (not committed). */
-    DeleteFile equalityDeletes(long... ids) {
+    public DeleteFile equalityDeletes(long... ids) {
         Schema idSchema = table.schema().select("id");
         EqualityDeleteWriter<Record> writer =
                 GenericFileWriters.equalityDeletes(table, format, new int[] {1}, idSchema)
@@ -121,7 +122,7 @@ final class ChangelogTestTables {
     }
 
     /** Writes a position delete file for rows of {@code file} (not committed). */
-    DeleteFile positionDeletes(DataFile file, long... positions) {
+    public DeleteFile positionDeletes(DataFile file, long... positions) {
         PositionDeleteWriter<Record> writer =
                 GenericFileWriters.positionDeletes(table, format)
                         .newPositionDeleteWriter(
@@ -140,7 +141,7 @@ final class ChangelogTestTables {
     }
 
     /** Appends one file of rows {@code (id, data)}; returns the file. */
-    DataFile append(String data, long... ids) {
+    public DataFile append(String data, long... ids) {
         DataFile file = dataFile(data, ids);
         table.newAppend().appendFile(file).commit();
         return file;
@@ -150,14 +151,14 @@ final class ChangelogTestTables {
      * Upserts rows {@code (id, data)} as Flink's upsert writer does: an equality delete of the keys
      * and a data file of the new rows, in one row delta. Returns the new data file.
      */
-    DataFile upsert(String data, long... ids) {
+    public DataFile upsert(String data, long... ids) {
         DataFile file = dataFile(data, ids);
         table.newRowDelta().addRows(file).addDeletes(equalityDeletes(ids)).commit();
         return file;
     }
 
     /** Commits delete files in one row delta. */
-    void delete(DeleteFile... deletes) {
+    public void delete(DeleteFile... deletes) {
         var delta = table.newRowDelta();
         for (DeleteFile delete : deletes) {
             delta.addDeletes(delete);
@@ -165,7 +166,7 @@ final class ChangelogTestTables {
         delta.commit();
     }
 
-    Snapshot current() {
+    public Snapshot current() {
         return table.currentSnapshot();
     }
 
@@ -181,12 +182,12 @@ final class ChangelogTestTables {
     }
 
     /** {@code "kind id data"} of an emitted row of the full schema (or a projection id, data). */
-    static String describe(RowData row) {
+    public static String describe(RowData row) {
         return row.getRowKind().shortString() + " " + row.getLong(0) + " " + row.getString(1);
     }
 
     /** {@code "kind id data"} strings, for expectations. */
-    static List<String> expect(RowKind kind, String data, long... ids) {
+    public static List<String> expect(RowKind kind, String data, long... ids) {
         List<String> rows = new ArrayList<>();
         for (long id : ids) {
             rows.add(kind.shortString() + " " + id + " " + data);

@@ -3,6 +3,7 @@ package dev.icebergflink.source.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.source.ChangelogReadMode;
 import dev.icebergflink.source.FlinkReadOptions;
 import dev.icebergflink.source.SourceTestTables;
 import java.nio.file.Path;
@@ -141,5 +142,40 @@ class ScanContextTest {
         assertThatThrownBy(() -> base.withFilters(List.of(Expressions.equal("missing", 1))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not fit the table");
+    }
+
+    @Test
+    void changelogModeIsResolvedFromEverySourceAndCheckedAgainstWhatExcludesIt() {
+        assertThat(resolve(Map.of()).changelogMode()).isEqualTo(ChangelogReadMode.INSERT_ONLY);
+        assertThat(resolve(Map.of("changelog-mode", "ALL")).readsChangelog()).isTrue();
+        Configuration conf = new Configuration();
+        conf.setString(FlinkReadOptions.CONFIG_PREFIX + "changelog-mode", "all");
+        assertThat(ScanContext.resolve(Map.of(), conf, table, null, List.of()).readsChangelog())
+                .isTrue();
+        assertThatThrownBy(() -> resolve(Map.of("changelog-mode", "upsert")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Option 'changelog-mode' = 'upsert' is not a changelog mode; use one of"
+                                + " 'insert-only', 'all'");
+        assertThatThrownBy(
+                        () ->
+                                resolve(
+                                        Map.of(
+                                                "changelog-mode",
+                                                "all",
+                                                "streaming-skip-delete-snapshots",
+                                                "true")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'streaming-skip-delete-snapshots' skips the snapshots");
+        assertThatThrownBy(
+                        () ->
+                                resolve(
+                                        Map.of(
+                                                "changelog-mode",
+                                                "all",
+                                                "snapshot-id",
+                                                Long.toString(first.snapshotId()))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot be combined with time travel");
     }
 }

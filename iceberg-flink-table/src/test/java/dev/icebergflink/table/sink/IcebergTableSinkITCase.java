@@ -14,13 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.EnvironmentSettings;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
@@ -315,31 +312,6 @@ class IcebergTableSinkITCase extends SqlTestBase {
                 .containsExactlyInAnyOrder(Row.of(1, "aa"), Row.of(3, "c"));
     }
 
-    /**
-     * Registers {@code changes} as the changelog view {@code name} of (id, data), keyed by id or
-     * not.
-     */
-    private static void changelogView(
-            StreamTableEnvironment env,
-            StreamExecutionEnvironment streamEnv,
-            String name,
-            List<Row> changes,
-            boolean keyedById) {
-        Schema.Builder schema =
-                Schema.newBuilder()
-                        .column("id", DataTypes.INT().notNull())
-                        .column("data", DataTypes.STRING());
-        if (keyedById) {
-            schema.primaryKey("id");
-        }
-        env.createTemporaryView(
-                "default_catalog.default_database." + name,
-                env.fromChangelogStream(
-                        streamEnv.fromData(changes).returns(Types_ROW),
-                        schema.build(),
-                        ChangelogMode.all()));
-    }
-
     private static boolean flinkAtLeast(int major, int minor) {
         String[] version =
                 org.apache.flink.runtime.util.EnvironmentInformation.getVersion().split("\\.");
@@ -347,12 +319,6 @@ class IcebergTableSinkITCase extends SqlTestBase {
         return actualMajor > major
                 || (actualMajor == major && Integer.parseInt(version[1]) >= minor);
     }
-
-    private static final org.apache.flink.api.common.typeinfo.TypeInformation<Row> Types_ROW =
-            org.apache.flink.api.common.typeinfo.Types.ROW_NAMED(
-                    new String[] {"id", "data"},
-                    org.apache.flink.api.common.typeinfo.Types.INT,
-                    org.apache.flink.api.common.typeinfo.Types.STRING);
 
     /** A streaming aggregation (a changelog with retractions) over several checkpoints. */
     @Test

@@ -2,10 +2,17 @@ package dev.icebergflink.table.testing;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -98,5 +105,34 @@ public abstract class SqlTestBase {
                     .append('\n');
         }
         return text.toString();
+    }
+
+    /** The row type of {@link #changelogView}: {@code (id INT, data STRING)}. */
+    private static final TypeInformation<Row> ID_DATA =
+            Types.ROW_NAMED(new String[] {"id", "data"}, Types.INT, Types.STRING);
+
+    /**
+     * Registers {@code changes} (rows of {@code (id INT NOT NULL, data STRING)} with their kinds)
+     * as the changelog view {@code default_catalog.default_database.<name>}, keyed by id or not.
+     */
+    protected static void changelogView(
+            StreamTableEnvironment env,
+            StreamExecutionEnvironment streamEnv,
+            String name,
+            List<Row> changes,
+            boolean keyedById) {
+        Schema.Builder schema =
+                Schema.newBuilder()
+                        .column("id", DataTypes.INT().notNull())
+                        .column("data", DataTypes.STRING());
+        if (keyedById) {
+            schema.primaryKey("id");
+        }
+        env.createTemporaryView(
+                "default_catalog.default_database." + name,
+                env.fromChangelogStream(
+                        streamEnv.fromData(changes).returns(ID_DATA),
+                        schema.build(),
+                        ChangelogMode.all()));
     }
 }
