@@ -70,4 +70,34 @@ class IcebergSourceBuilderTest {
                 .hasMessageContaining("'watermark-column' = 'ts'")
                 .hasMessageContaining("assignerFactory(SimpleSplitAssignerFactory)");
     }
+
+    @Test
+    void aChangelogReadNeedsRowKindsAndCommitOrder() {
+        assertThatThrownBy(
+                        () ->
+                                IcebergSource.forGenericRecord()
+                                        .tableLoader(loader())
+                                        .changelogMode(ChangelogReadMode.ALL)
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'changelog-mode' = 'all'")
+                .hasMessageContaining("has no row kind")
+                .hasMessageContaining("read RowData or Row");
+        assertThatThrownBy(
+                        () ->
+                                IcebergSource.forRowData()
+                                        .tableLoader(loader())
+                                        .changelogMode(ChangelogReadMode.ALL)
+                                        .watermarkColumn("ts")
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'changelog-mode' = 'all' reads snapshots in commit order")
+                .hasMessageContaining("'watermark-column'");
+        IcebergSource<org.apache.flink.types.Row> rows =
+                IcebergSource.forRow()
+                        .tableLoader(loader())
+                        .changelogMode(ChangelogReadMode.ALL)
+                        .build();
+        assertThat(rows.scanContext().readsChangelog()).isTrue();
+    }
 }

@@ -9,10 +9,10 @@ import org.apache.iceberg.FileFormat;
 /**
  * Every end-to-end workload, in the order the suite runs them in each round: the generator, the
  * generic limits, then the connector's writes and reads, last the reads of an upserted table before
- * and after its equality deletes are converted. Each workload names the reference its rows/s are
- * compared with (a generic limit; the upsert compares with the Parquet append, as its target does;
- * a read after the conversion with the same read before it) and its target ratio to that reference,
- * if it has one.
+ * and after its equality deletes are converted and the changelog read of its upserts. Each workload
+ * names the reference its rows/s are compared with (a generic limit; the upsert compares with the
+ * Parquet append, as its target does; a read after the conversion with the same read before it) and
+ * its target ratio to that reference, if it has one.
  */
 public enum Workload {
     GENERATOR("generator", Kind.GENERATOR, FileFormat.PARQUET, null, 0),
@@ -76,7 +76,14 @@ public enum Workload {
             FileFormat.PARQUET,
             "eqdelete-scan-v3",
             0,
-            3);
+            3),
+    /**
+     * A changelog read ({@code changelog-mode} = all) of the upsert commits of a format v2 {@link
+     * UpsertedTable}: every rewritten key as {@code -U} and {@code +U}, compared with the
+     * insert-only full scan of the same table.
+     */
+    CHANGELOG_READ_V2(
+            "changelog-read-v2", Kind.CHANGELOG_READ, FileFormat.PARQUET, "eqdelete-scan-v2", 0, 2);
 
     /** What a workload does, which decides how it is prepared, run and checked. */
     public enum Kind {
@@ -95,7 +102,9 @@ public enum Workload {
         /** A full scan of an upserted table with live equality deletes. */
         EQDELETE_SCAN,
         /** The same table converted by {@code RewriteEqualityDeletes} (untimed), then scanned. */
-        EQDELETE_REWRITTEN_SCAN;
+        EQDELETE_REWRITTEN_SCAN,
+        /** The changes of an upserted table's upsert commits, read as a changelog. */
+        CHANGELOG_READ;
 
         /** Whether the workload reads a prepared source table (rather than writing one). */
         public boolean reads() {
@@ -105,7 +114,8 @@ public enum Workload {
                     || this == SQL_COUNT
                     || this == SQL_FILTER
                     || this == EQDELETE_SCAN
-                    || this == EQDELETE_REWRITTEN_SCAN;
+                    || this == EQDELETE_REWRITTEN_SCAN
+                    || this == CHANGELOG_READ;
         }
 
         /** Whether the workload writes a table partitioned by category. */

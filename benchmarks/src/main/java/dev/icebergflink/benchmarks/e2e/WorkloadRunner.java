@@ -3,6 +3,7 @@ package dev.icebergflink.benchmarks.e2e;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.sink.IcebergSink;
+import dev.icebergflink.source.ChangelogReadMode;
 import dev.icebergflink.source.IcebergSource;
 import java.util.List;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -14,17 +15,21 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * Runs one workload once in this JVM: prepares its table (untimed), runs the measured part on a
@@ -85,6 +90,8 @@ final class WorkloadRunner {
                 return eqDeleteScan(workload, run);
             case EQDELETE_REWRITTEN_SCAN:
                 return eqDeleteRewrittenScan(workload, run);
+            case CHANGELOG_READ:
+                return changelogRead(workload, run);
             default:
                 throw new IllegalArgumentException("No runner for workload " + workload.id());
         }
@@ -258,6 +265,49 @@ final class WorkloadRunner {
         UpsertedTableCheck.checkNoLiveEqualityDeletes(table);
         check.checkRows(table, "after the conversion");
         Measurement measurement = readResult(table, fullScan(name, workload.id()));
+        tables.drop(name);
+        return measurement;
+    }
+
+    /**
+     * Builds the {@link UpsertedTable} (untimed) and measures a changelog read of its upsert
+     * commits (after the initial load, exclusive): every key a commit rewrites comes out as {@code
+     * -U} with its old row and {@code +U} with its new one, read by one reader as a changelog read
+     * is. Its rows are the emitted changes; the answer check counts both kinds.
+     */
+    private Measurement changelogRead(Workload workload, int run) throws Exception {
+        String name = BenchmarkTables.tableName(workload, run);
+        Table table = UpsertedTable.create(tables, name, workload.formatVersion(), data, rows);
+        long initialLoad = SnapshotUtil.oldestAncestor(table).snapshotId();
+        IcebergSource<RowData> source =
+                IcebergSource.forRowData()
+                        .tableLoader(tables.loader(name))
+                        .changelogMode(ChangelogReadMode.ALL)
+                        .startSnapshotId(initialLoad)
+                        .build();
+        StreamExecutionEnvironment env = environment();
+        String before = "changelog-before-" + System.nanoTime();
+        String after = "changelog-after-" + System.nanoTime();
+        DataStream<RowData> changes =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "iceberg changelog")
+                        .setParallelism(1);
+        changes.filter(row -> row.getRowKind() == RowKind.UPDATE_BEFORE)
+                .sinkTo(new CountingSink<>(before));
+        changes.filter(row -> row.getRowKind() == RowKind.UPDATE_AFTER)
+                .sinkTo(new CountingSink<>(after));
+        Measurement.Span span = execute(env, workload.id());
+        long updates = 0;
+        for (int commit = 1; commit <= UpsertedTable.UPSERT_COMMITS; commit++) {
+            updates += UpsertedTable.rewrittenBy(commit, rows);
+        }
+        expectCount(workload.id() + " -U", updates, CountingSink.count(before));
+        expectCount(workload.id() + " +U", updates, CountingSink.count(after));
+        Measurement measurement =
+                new Measurement(
+                        2 * updates,
+                        span,
+                        BenchmarkTables.fileCount(table),
+                        BenchmarkTables.fileBytes(table));
         tables.drop(name);
         return measurement;
     }

@@ -54,7 +54,8 @@ public final class ChangeTaskCodec {
             out.writeLong(change.commitSnapshotId());
             out.writeInt(change.addedDeletes().size());
             for (DeleteFile delete : change.addedDeletes()) {
-                ContentFileCodec.writeSequenced(delete, metadata.spec(delete.specId()), out);
+                ContentFileCodec.writeSequenced(
+                        delete, FileScanTaskCodec.specOf(delete, task, metadata), out);
             }
         }
     }

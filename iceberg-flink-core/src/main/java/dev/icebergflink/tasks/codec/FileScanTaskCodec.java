@@ -102,6 +102,12 @@ public final class FileScanTaskCodec {
      * values are written by position from the file itself).
      */
     private PartitionSpec specOf(DeleteFile delete, FileScanTask task) {
+        return specOf(delete, task, metadata);
+    }
+
+    /** {@link #specOf(DeleteFile, FileScanTask)} with a given lookup, for the sibling codecs. */
+    static PartitionSpec specOf(
+            DeleteFile delete, FileScanTask task, TableMetadataLookup metadata) {
         if (delete.specId() == task.spec().specId()) {
             return task.spec();
         }

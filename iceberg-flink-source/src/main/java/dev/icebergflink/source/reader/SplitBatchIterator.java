@@ -129,8 +129,9 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
                             + split.splitId()
                             + " holds the changes of snapshot "
                             + change.commitSnapshotId()
-                            + " but the read emits inserts only (changelog-mode = insert-only);"
-                            + " such a split comes from a changelog read's state");
+                            + " (state of a changelog read) but this read emits inserts only;"
+                            + " restore it with 'changelog-mode' = 'all', or start the read"
+                            + " without this state");
         }
         if (pairing == null) {
             pairing = changelog.pair(fileTasks);
