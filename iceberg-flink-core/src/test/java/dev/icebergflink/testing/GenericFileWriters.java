@@ -1,10 +1,15 @@
 package dev.icebergflink.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.io.FileWriterFactory;
 
 /**
@@ -49,5 +54,24 @@ public final class GenericFileWriters {
                 .equalityFieldIds(equalityFieldIds)
                 .equalityDeleteRowSchema(rowSchema)
                 .build();
+    }
+
+    /**
+     * Writes one key row per value of the long column {@code column} into {@code writer} (an
+     * equality-delete writer whose rows have {@code keySchema}), closes it and returns its file:
+     * the usual equality delete of test fixtures, keys by id.
+     */
+    public static DeleteFile writeKeys(
+            EqualityDeleteWriter<Record> writer, Schema keySchema, String column, long... values) {
+        try (writer) {
+            for (long value : values) {
+                Record key = GenericRecord.create(keySchema);
+                key.setField(column, value);
+                writer.write(key);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return writer.toDeleteFile();
     }
 }

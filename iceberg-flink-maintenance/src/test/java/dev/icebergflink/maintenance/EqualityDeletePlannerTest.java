@@ -6,8 +6,6 @@ import dev.icebergflink.maintenance.eqdelete.ConversionUnit;
 import dev.icebergflink.maintenance.eqdelete.EqualityDeletePlanner;
 import dev.icebergflink.maintenance.eqdelete.PlannedConversion;
 import dev.icebergflink.testing.GenericFileWriters;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +19,6 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.expressions.Expression;
@@ -245,16 +242,7 @@ class EqualityDeletePlannerTest {
                                         .newOutputFile(),
                                 table.spec(),
                                 null);
-        try (writer) {
-            for (long id : ids) {
-                Record key = GenericRecord.create(idSchema);
-                key.setField("id", id);
-                writer.write(key);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return writer.toDeleteFile();
+        return GenericFileWriters.writeKeys(writer, idSchema, "id", ids);
     }
 
     private static Set<String> scanned(PlannedConversion plan) {

@@ -163,16 +163,7 @@ final class MaintenanceTables {
                 GenericFileWriters.equalityDeletes(table, format(table), new int[] {1}, idSchema)
                         .newEqualityDeleteWriter(
                                 outputFile(table, partition), table.spec(), partition);
-        try (writer) {
-            for (long id : ids) {
-                Record key = GenericRecord.create(idSchema);
-                key.setField("id", id);
-                writer.write(key);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return writer.toDeleteFile();
+        return GenericFileWriters.writeKeys(writer, idSchema, "id", ids);
     }
 
     static String asString(Record record) {

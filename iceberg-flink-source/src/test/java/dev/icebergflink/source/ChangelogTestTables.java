@@ -109,16 +109,7 @@ public final class ChangelogTestTables {
                                 EncryptedFiles.plainAsEncryptedOutput(newFile()),
                                 table.spec(),
                                 null);
-        try (writer) {
-            for (long id : ids) {
-                Record key = GenericRecord.create(idSchema);
-                key.setField("id", id);
-                writer.write(key);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return writer.toDeleteFile();
+        return GenericFileWriters.writeKeys(writer, idSchema, "id", ids);
     }
 
     /** Writes a position delete file for rows of {@code file} (not committed). */
