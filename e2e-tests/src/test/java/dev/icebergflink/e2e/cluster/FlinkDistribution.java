@@ -1,9 +1,8 @@
 package dev.icebergflink.e2e.cluster;
 
+import dev.icebergflink.testing.servers.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,8 +90,8 @@ public final class FlinkDistribution {
         for (Path jar : extraLibJars) {
             Files.createSymbolicLink(home.resolve("lib").resolve(jar.getFileName()), jar);
         }
-        int restPort = freePort();
-        int rpcPort = freePort();
+        int restPort = FreePorts.freePort();
+        int rpcPort = FreePorts.freePort();
         Map<String, String> config = new LinkedHashMap<>();
         config.put("jobmanager.bind-host", "127.0.0.1");
         config.put("jobmanager.rpc.address", "127.0.0.1");
@@ -232,14 +231,6 @@ public final class FlinkDistribution {
 
     private static String quote(String value) {
         return "'" + value.replace("'", "''") + "'";
-    }
-
-    /** A free TCP port on {@code 127.0.0.1} (closed again; taken by a Flink process soon after). */
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
     }
 
     private static final String LOG4J_PROPERTIES =

@@ -1,5 +1,6 @@
 package dev.icebergflink.e2e.cluster;
 
+import dev.icebergflink.testing.servers.FreePorts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -63,7 +64,7 @@ public final class ZooKeeperProcess implements BeforeAllCallback, AfterAllCallba
             throw new IllegalStateException("ZooKeeper is already started");
         }
         Files.createDirectories(directory.resolve("data"));
-        int port = FlinkDistribution.freePort();
+        int port = FreePorts.freePort();
         Path config = directory.resolve("zoo.cfg");
         Files.writeString(
                 config,

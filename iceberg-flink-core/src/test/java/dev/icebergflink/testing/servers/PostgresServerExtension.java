@@ -150,7 +150,7 @@ public final class PostgresServerExtension extends ServerExtension {
         }
         Path data = directory.resolve("pgdata");
         Path log = directory.resolve("postgres.log");
-        int port = ServerSupport.freePort();
+        int port = FreePorts.freePort();
         hostAndPort = "127.0.0.1:" + port;
         try {
             run(

@@ -61,7 +61,7 @@ public final class S3ProxyServerExtension extends ServerExtension {
         directory = Files.createTempDirectory("s3proxy-");
         Path basedir = Files.createDirectories(directory.resolve("data"));
         Path log = directory.resolve("s3proxy.log");
-        port = ServerSupport.freePort();
+        port = FreePorts.freePort();
 
         Properties conf = new Properties();
         conf.setProperty("s3proxy.endpoint", "http://127.0.0.1:" + port);

@@ -2,8 +2,6 @@ package dev.icebergflink.testing.servers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +14,8 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * Small helpers the server fixtures share: free ports on 127.0.0.1, waiting for a condition with a
- * deadline, reading the tail of a server log, and deleting a fixture's directory.
+ * Small helpers the server fixtures share: waiting for a condition with a deadline, reading the
+ * tail of a server log, and deleting a fixture's directory.
  */
 final class ServerSupport {
 
@@ -25,14 +23,6 @@ final class ServerSupport {
     private static final long POLL_MILLIS = 100;
 
     private ServerSupport() {}
-
-    /** A port that was free on 127.0.0.1 a moment ago, for servers that cannot bind port 0. */
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
-    }
 
     /**
      * Polls {@code condition} until it returns true, failing after {@code timeout} with a message
