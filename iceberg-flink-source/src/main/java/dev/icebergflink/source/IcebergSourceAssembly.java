@@ -8,8 +8,11 @@ import dev.icebergflink.source.config.ScanContext;
 import dev.icebergflink.source.reader.ChangelogReading;
 import dev.icebergflink.source.reader.ColumnStatsWatermarkExtractor;
 import dev.icebergflink.source.reader.IcebergReaderFunction;
+import dev.icebergflink.source.reader.MetadataAppender;
+import dev.icebergflink.source.reader.ReadMetadataColumn;
 import dev.icebergflink.source.reader.SplitWatermarkExtractor;
 import dev.icebergflink.tasks.reader.RowDataFileTaskReader;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.mapping.NameMapping;
@@ -45,6 +48,22 @@ public final class IcebergSourceAssembly {
             ConverterFactory<T> converters,
             SplitAssignerFactory assignerFactory,
             int batchSize) {
+        return assemble(loader, table, plan, converters, assignerFactory, batchSize, List.of());
+    }
+
+    /**
+     * As {@link #assemble(TableLoader, Table, ScanContext, ConverterFactory, SplitAssignerFactory,
+     * int)}, appending {@code metadata} to every row: the converters then receive rows of the
+     * projected schema followed by the metadata columns, in this order.
+     */
+    public static <T> IcebergSource<T> assemble(
+            TableLoader loader,
+            Table table,
+            ScanContext plan,
+            ConverterFactory<T> converters,
+            SplitAssignerFactory assignerFactory,
+            int batchSize,
+            List<ReadMetadataColumn> metadata) {
         if (plan.readsChangelog() && (assignerFactory != null || plan.watermarkColumn() != null)) {
             throw new IllegalArgumentException(
                     "Option 'changelog-mode' = 'all' reads snapshots in commit order; it cannot be"
@@ -83,7 +102,8 @@ public final class IcebergSourceAssembly {
                         fileReader,
                         converters.create(plan.projectedSchema()),
                         batchSize,
-                        changelog);
+                        changelog,
+                        new MetadataAppender(metadata));
         return new IcebergSource<>(
                 loader.clone(), table.name(), plan, assigners, readerFunction, extractor);
     }

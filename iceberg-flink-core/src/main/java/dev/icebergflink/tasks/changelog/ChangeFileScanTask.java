@@ -34,12 +34,14 @@ public final class ChangeFileScanTask implements FileScanTask {
     private final FileScanTask rows;
     private final ChangeType type;
     private final long commitSnapshotId;
+    private final long commitTimestampMillis;
     private final List<DeleteFile> addedDeletes;
 
     /**
      * @param rows the data file with the deletes that decide its live rows (see the class comment)
      * @param type what the task's rows are
      * @param commitSnapshotId the snapshot that made the change
+     * @param commitTimestampMillis when that snapshot was committed (epoch milliseconds)
      * @param addedDeletes the snapshot's new deletes against the file; empty unless {@code type} is
      *     {@link ChangeType#DELETED_ROWS}, where at least one is required
      */
@@ -47,10 +49,12 @@ public final class ChangeFileScanTask implements FileScanTask {
             FileScanTask rows,
             ChangeType type,
             long commitSnapshotId,
+            long commitTimestampMillis,
             List<DeleteFile> addedDeletes) {
         this.rows = Objects.requireNonNull(rows, "rows");
         this.type = Objects.requireNonNull(type, "type");
         this.commitSnapshotId = commitSnapshotId;
+        this.commitTimestampMillis = commitTimestampMillis;
         this.addedDeletes = List.copyOf(addedDeletes);
         if ((type == ChangeType.DELETED_ROWS) == this.addedDeletes.isEmpty()) {
             throw new IllegalArgumentException(
@@ -71,6 +75,11 @@ public final class ChangeFileScanTask implements FileScanTask {
     /** The id of the snapshot that made the change. */
     public long commitSnapshotId() {
         return commitSnapshotId;
+    }
+
+    /** When the snapshot that made the change was committed, in epoch milliseconds. */
+    public long commitTimestampMillis() {
+        return commitTimestampMillis;
     }
 
     /** The snapshot's new deletes against the file ({@link ChangeType#DELETED_ROWS} only). */

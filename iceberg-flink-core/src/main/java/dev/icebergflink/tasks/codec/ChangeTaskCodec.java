@@ -19,9 +19,9 @@ import org.apache.iceberg.FileScanTask;
  *
  * <p>Layout of {@link #writeChanges}: one byte, 0 when no task is a change (nothing follows) and 1
  * when every task is one; then per task, in the tasks' order: the change type's code (byte), the
- * commit snapshot id (long), the count of added delete files (int) and each in the sequenced form
- * of {@link ContentFileCodec}. A list that mixes changes and plain tasks is refused: one split
- * holds the changes of one snapshot, or none.
+ * commit snapshot id (long), its commit time in epoch milliseconds (long), the count of added
+ * delete files (int) and each in the sequenced form of {@link ContentFileCodec}. A list that mixes
+ * changes and plain tasks is refused: one split holds the changes of one snapshot, or none.
  */
 @Internal
 public final class ChangeTaskCodec {
@@ -52,6 +52,7 @@ public final class ChangeTaskCodec {
             ChangeFileScanTask change = (ChangeFileScanTask) task;
             out.writeByte(change.type().code());
             out.writeLong(change.commitSnapshotId());
+            out.writeLong(change.commitTimestampMillis());
             out.writeInt(change.addedDeletes().size());
             for (DeleteFile delete : change.addedDeletes()) {
                 ContentFileCodec.writeSequenced(
@@ -82,6 +83,7 @@ public final class ChangeTaskCodec {
                 throw new IOException("Corrupt serialized state: " + e.getMessage(), e);
             }
             long snapshotId = in.readLong();
+            long committedAt = in.readLong();
             int count = in.readInt();
             if (count < 0) {
                 throw new IOException(
@@ -91,7 +93,7 @@ public final class ChangeTaskCodec {
             for (int i = 0; i < count; i++) {
                 added.add(ContentFileCodec.readSequencedDeleteFile(in, metadata));
             }
-            changes.add(new ChangeFileScanTask(task, type, snapshotId, added));
+            changes.add(new ChangeFileScanTask(task, type, snapshotId, committedAt, added));
         }
         return changes;
     }

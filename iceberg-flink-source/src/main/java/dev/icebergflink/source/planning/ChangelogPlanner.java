@@ -44,7 +44,8 @@ import org.apache.iceberg.util.StructLikeWrapper;
  * upsert table has. The changes are found from the snapshot's added and removed files and the
  * delete index of Iceberg's table scans: a scan of the snapshot tells which data files its new
  * deletes apply to (by partition, sequence number and the deletes' column bounds) and which deletes
- * its added files carry; a scan of the parent tells which deletes a removed data file had. The
+ * its added files carry, and {@link EqualityKeyPruning} drops the data files no key of a new
+ * equality delete can lie in; a scan of the parent tells which deletes a removed data file had. The
  * deletes a file had before the snapshot are its deletes in the snapshot less the snapshot's new
  * ones, plus the ones the snapshot removed that applied to it (a deletion vector the snapshot
  * replaced, for one).
@@ -62,6 +63,7 @@ public final class ChangelogPlanner {
     private final Table table;
     private final ScanContext context;
     private final ExecutorService workerPool;
+    private final EqualityKeyPruning keyPruning;
 
     /**
      * @param workerPool the pool Iceberg plans with, or {@code null} for its shared one
@@ -70,6 +72,7 @@ public final class ChangelogPlanner {
         this.table = table;
         this.context = context;
         this.workerPool = workerPool;
+        this.keyPruning = new EqualityKeyPruning(table);
     }
 
     /**
@@ -115,9 +118,11 @@ public final class ChangelogPlanner {
         }
         FileIO io = table.io();
         long id = snapshot.snapshotId();
+        long committedAt = snapshot.timestampMillis();
         Set<String> addedData = locations(snapshot.addedDataFiles(io));
         List<DataFile> removedData = list(snapshot.removedDataFiles(io));
-        Set<String> addedDeletes = locations(snapshot.addedDeleteFiles(io));
+        List<DeleteFile> newDeletes = list(snapshot.addedDeleteFiles(io));
+        Set<String> addedDeletes = locations(newDeletes);
         List<DeleteFile> removedDeletes = list(snapshot.removedDeleteFiles(io));
         Schema schema = schemaOf(snapshot);
 
@@ -126,6 +131,7 @@ public final class ChangelogPlanner {
             Set<String> removed = locations(removedData);
             forEachFile(
                     parentOf(snapshot, removedData.size()),
+                    Set.of(),
                     task -> {
                         if (removed.contains(task.file().location())) {
                             removedFiles.add(
@@ -133,18 +139,28 @@ public final class ChangelogPlanner {
                                             restore(task, task.deletes(), schema),
                                             ChangeType.DELETED_FILE,
                                             id,
+                                            committedAt,
                                             List.of()));
                         }
                     });
         }
         List<FileScanTask> deletedRows = new ArrayList<>();
         List<FileScanTask> addedRows = new ArrayList<>();
+        // the key columns' bounds let the key pruning skip data files; planned for it alone
+        Set<String> keyColumns = context.includeColumnStats() ? Set.of() : keyColumns(newDeletes);
         if (!addedData.isEmpty() || !addedDeletes.isEmpty()) {
             forEachFile(
                     id,
+                    keyColumns,
                     task -> {
                         ChangeFileScanTask change =
-                                change(task, id, schema, addedData, addedDeletes, removedDeletes);
+                                change(
+                                        task,
+                                        snapshot,
+                                        schema,
+                                        addedData,
+                                        addedDeletes,
+                                        removedDeletes);
                         if (change != null) {
                             (change.type() == ChangeType.ADDED_ROWS ? addedRows : deletedRows)
                                     .add(change);
@@ -152,9 +168,12 @@ public final class ChangelogPlanner {
                     });
         }
         List<FileScanTask> changes = new ArrayList<>();
-        for (List<FileScanTask> group : List.of(removedFiles, deletedRows, addedRows)) {
+        List<FileScanTask> removedRows = keyPruning.prune(deletedRows, schema);
+        for (List<FileScanTask> group : List.of(removedFiles, removedRows, addedRows)) {
             group.sort(BY_LOCATION);
-            changes.addAll(group);
+            for (FileScanTask change : group) {
+                changes.add(keyColumns.isEmpty() ? change : withoutStats(change));
+            }
         }
         if (changes.isEmpty()) {
             return Optional.empty();
@@ -169,7 +188,7 @@ public final class ChangelogPlanner {
      */
     private ChangeFileScanTask change(
             FileScanTask task,
-            long snapshotId,
+            Snapshot snapshot,
             Schema schema,
             Set<String> addedData,
             Set<String> addedDeletes,
@@ -178,7 +197,8 @@ public final class ChangelogPlanner {
             return new ChangeFileScanTask(
                     restore(task, task.deletes(), schema),
                     ChangeType.ADDED_ROWS,
-                    snapshotId,
+                    snapshot.snapshotId(),
+                    snapshot.timestampMillis(),
                     List.of());
         }
         List<DeleteFile> added = new ArrayList<>();
@@ -195,7 +215,11 @@ public final class ChangelogPlanner {
             }
         }
         return new ChangeFileScanTask(
-                restore(task, before, schema), ChangeType.DELETED_ROWS, snapshotId, added);
+                restore(task, before, schema),
+                ChangeType.DELETED_ROWS,
+                snapshot.snapshotId(),
+                snapshot.timestampMillis(),
+                added);
     }
 
     /** The parent of a snapshot that removes data files; its deletes are needed to read them. */
@@ -216,14 +240,21 @@ public final class ChangelogPlanner {
         return parentId;
     }
 
-    /** Every file task (whole files) of a snapshot, with the read's filters, one by one. */
-    private void forEachFile(long snapshotId, Consumer<FileScanTask> action) {
+    /**
+     * Every file task (whole files) of a snapshot, with the read's filters, one by one; the data
+     * files carry the bounds of {@code statsColumns} when that is not empty.
+     */
+    private void forEachFile(
+            long snapshotId, Set<String> statsColumns, Consumer<FileScanTask> action) {
         TableScan scan =
                 ScanSettings.apply(
                         table.newScan().useSnapshot(snapshotId),
                         context,
                         workerPool,
                         context.splitSize());
+        if (!statsColumns.isEmpty()) {
+            scan = scan.includeColumnStats(statsColumns);
+        }
         try (CloseableIterable<FileScanTask> files = scan.planFiles()) {
             files.forEach(action);
         } catch (IOException e) {
@@ -266,6 +297,41 @@ public final class ChangelogPlanner {
     private static long sequence(ContentFile<?> file) {
         Long sequence = file.dataSequenceNumber();
         return sequence == null ? 0L : sequence;
+    }
+
+    /** The names of the columns the equality deletes among {@code deletes} compare. */
+    private Set<String> keyColumns(List<DeleteFile> deletes) {
+        Set<String> columns = new HashSet<>();
+        for (DeleteFile delete : deletes) {
+            if (delete.content() == FileContent.EQUALITY_DELETES) {
+                for (int id : delete.equalityFieldIds()) {
+                    String name = table.schema().findColumnName(id);
+                    if (name != null) {
+                        columns.add(name);
+                    }
+                }
+            }
+        }
+        return columns;
+    }
+
+    /** A change whose data file had column stats planned for the key pruning only, without them. */
+    private static FileScanTask withoutStats(FileScanTask task) {
+        ChangeFileScanTask change = (ChangeFileScanTask) task;
+        FileScanTask rows = change.rows();
+        return new ChangeFileScanTask(
+                new RestoredFileScanTask(
+                        rows.file().copyWithoutStats(),
+                        rows.deletes(),
+                        rows.schema(),
+                        rows.spec(),
+                        rows.residual(),
+                        rows.start(),
+                        rows.length()),
+                change.type(),
+                change.commitSnapshotId(),
+                change.commitTimestampMillis(),
+                change.addedDeletes());
     }
 
     /** The task over the whole file with chosen deletes and the snapshot's schema. */

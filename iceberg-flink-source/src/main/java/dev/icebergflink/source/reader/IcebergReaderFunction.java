@@ -31,6 +31,7 @@ public final class IcebergReaderFunction<T> implements Serializable {
     private final RowDataConverter<T> converter;
     private final int batchSize;
     private final ChangelogReading changelog;
+    private final MetadataAppender metadata;
 
     /**
      * @param fileReader reads one file task as rows of the projected schema
@@ -55,6 +56,25 @@ public final class IcebergReaderFunction<T> implements Serializable {
             RowDataConverter<T> converter,
             int batchSize,
             ChangelogReading changelog) {
+        this(fileReader, converter, batchSize, changelog, MetadataAppender.NONE);
+    }
+
+    /**
+     * @param fileReader reads one file task as rows of the projected schema
+     * @param converter turns rows into emitted records; with metadata, rows of the projected schema
+     *     followed by the metadata columns
+     * @param batchSize records per batch, at least 1
+     * @param changelog reads the change tasks of a changelog read, or {@code null} when the read
+     *     emits inserts only
+     * @param metadata the metadata columns appended to every row before conversion
+     * @throws IllegalArgumentException when a changelog read's converter drops row kinds
+     */
+    public IcebergReaderFunction(
+            RowDataFileTaskReader fileReader,
+            RowDataConverter<T> converter,
+            int batchSize,
+            ChangelogReading changelog,
+            MetadataAppender metadata) {
         this.fileReader = Objects.requireNonNull(fileReader, "fileReader");
         this.converter = Objects.requireNonNull(converter, "converter");
         if (batchSize < 1) {
@@ -72,6 +92,7 @@ public final class IcebergReaderFunction<T> implements Serializable {
                             + "); read RowData or Row, or use 'changelog-mode' = 'insert-only'");
         }
         this.changelog = changelog;
+        this.metadata = Objects.requireNonNull(metadata, "metadata");
     }
 
     /** A reader function with {@link #DEFAULT_BATCH_SIZE}. */
@@ -97,6 +118,6 @@ public final class IcebergReaderFunction<T> implements Serializable {
     SplitBatchIterator<T> open(
             IcebergSourceSplit split, RecordLimiter limiter, FileTaskListener listener) {
         return new SplitBatchIterator<>(
-                split, fileReader, converter, batchSize, limiter, listener, changelog);
+                split, fileReader, converter, batchSize, limiter, listener, changelog, metadata);
     }
 }

@@ -20,7 +20,8 @@ import org.apache.iceberg.io.CloseableIterator;
  * <p>Only one file task is open at a time; a batch may span file tasks, and each record carries the
  * position after it. The change tasks of a changelog split are read through {@link
  * ChangelogReading}, which pairs the split's updates once, when its first change task opens (also
- * after a restore in the middle of the split).
+ * after a restore in the middle of the split). Requested metadata columns are appended to each row
+ * before conversion ({@link MetadataAppender}).
  *
  * @param <T> the emitted record type
  */
@@ -34,6 +35,7 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
     private final RecordLimiter limiter;
     private final FileTaskListener listener;
     private final ChangelogReading changelog;
+    private final MetadataAppender metadata;
 
     private int fileOffset;
     private long recordOffset;
@@ -41,6 +43,7 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
     private CloseableIterable<RowData> openTask;
     private CloseableIterator<RowData> rows;
     private ChangelogReading.Pairing pairing;
+    private RowData taskMetadata;
 
     SplitBatchIterator(
             IcebergSourceSplit split,
@@ -49,7 +52,8 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
             int batchSize,
             RecordLimiter limiter,
             FileTaskListener listener,
-            ChangelogReading changelog) {
+            ChangelogReading changelog,
+            MetadataAppender metadata) {
         this.split = split;
         this.fileTasks = List.copyOf(split.task().files());
         this.fileReader = fileReader;
@@ -58,6 +62,7 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
         this.limiter = limiter;
         this.listener = listener;
         this.changelog = changelog;
+        this.metadata = metadata;
         this.fileOffset = split.fileOffset();
         this.toSkip = split.recordOffset();
         this.recordOffset = 0;
@@ -92,13 +97,17 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
             RowData row = rows.next();
             recordOffset++;
             limiter.consume();
-            batch.add(converter.convert(row), fileOffset, recordOffset);
+            batch.add(
+                    converter.convert(MetadataAppender.append(row, taskMetadata)),
+                    fileOffset,
+                    recordOffset);
         }
         return batch;
     }
 
     private void openCurrentTask() {
         FileScanTask task = fileTasks.get(fileOffset);
+        taskMetadata = metadata.metadataOf(task);
         openTask = open(task);
         rows = openTask.iterator();
         recordOffset = 0;

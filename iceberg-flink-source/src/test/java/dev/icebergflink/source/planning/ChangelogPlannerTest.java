@@ -54,6 +54,8 @@ class ChangelogPlannerTest {
                             assertThat(change.deletes()).isEmpty();
                             assertThat(change.commitSnapshotId())
                                     .isEqualTo(t.current().snapshotId());
+                            assertThat(change.commitTimestampMillis())
+                                    .isEqualTo(t.current().timestampMillis());
                         });
     }
 
@@ -73,6 +75,43 @@ class ChangelogPlannerTest {
         assertThat(changes.get(1).file().location()).isEqualTo(b.location());
         // the new file is not touched by its own snapshot's equality deletes
         assertThat(changes.get(1).deletes()).isEmpty();
+    }
+
+    @Test
+    void equalityDeletesSkipDataFilesNoneOfTheirKeysLiesIn() {
+        DataFile middle = t.append("m", 40, 60);
+        DataFile high = t.append("h", 100, 110);
+        // the delete file's bounds [2, 105] overlap all three files; its keys only two of them
+        t.delete(t.equalityDeletes(2, 105));
+        assertThat(changesOf(t.current()))
+                .allSatisfy(change -> assertThat(change.type()).isEqualTo(ChangeType.DELETED_ROWS))
+                .extracting(change -> change.file().location())
+                .containsExactlyInAnyOrder(a.location(), high.location())
+                .doesNotContain(middle.location());
+    }
+
+    @Test
+    void aDataFileKeepsOnlyTheDeletesWhoseKeysMayLieInIt() {
+        DataFile middle = t.append("m", 40, 60);
+        // bounds [2, 500] overlap both files, but only key 2 lies in 'a'
+        DeleteFile wide = t.equalityDeletes(2, 500);
+        DeleteFile near = t.equalityDeletes(50);
+        t.delete(wide, near);
+        List<ChangeFileScanTask> changes = changesOf(t.current());
+        assertThat(changes)
+                .extracting(change -> change.file().location())
+                .containsExactlyInAnyOrder(a.location(), middle.location());
+        for (ChangeFileScanTask change : changes) {
+            assertThat(change.addedDeletes())
+                    .extracting(DeleteFile::location)
+                    .containsExactly(
+                            change.file().location().equals(a.location())
+                                    ? wide.location()
+                                    : near.location());
+            assertThat(change.file().lowerBounds())
+                    .as("bounds planned for the pruning stay out of the split")
+                    .isNullOrEmpty();
+        }
     }
 
     @Test

@@ -69,6 +69,7 @@ class IcebergSourceSplitSerializerTest {
         ChangeFileScanTask added = (ChangeFileScanTask) files.get(1);
         assertThat(removed.type()).isEqualTo(ChangeType.DELETED_ROWS);
         assertThat(removed.commitSnapshotId()).isEqualTo(42L);
+        assertThat(removed.commitTimestampMillis()).isEqualTo(TestingSplits.COMMITTED_AT);
         assertThat(removed.addedDeletes())
                 .singleElement()
                 .satisfies(

@@ -31,6 +31,10 @@ import org.apache.iceberg.expressions.Expressions;
 public final class TestingSplits {
 
     public static final Schema SCHEMA = SourceTestTables.SCHEMA;
+
+    /** The commit time of the golden changelog split's snapshot: 2026-12-01T10:00:00Z. */
+    public static final long COMMITTED_AT = 1_796_119_200_000L;
+
     public static final PartitionSpec SPEC =
             PartitionSpec.builderFor(SCHEMA).identity("data").build();
     public static final TableMetadataLookup METADATA =
@@ -110,8 +114,11 @@ public final class TestingSplits {
                         files.get(0),
                         ChangeType.DELETED_ROWS,
                         42L,
+                        COMMITTED_AT,
                         List.of(SequencedFiles.deleteFile(equality, 7L, 7L)));
-        var added = new ChangeFileScanTask(files.get(1), ChangeType.ADDED_ROWS, 42L, List.of());
+        var added =
+                new ChangeFileScanTask(
+                        files.get(1), ChangeType.ADDED_ROWS, 42L, COMMITTED_AT, List.of());
         return IcebergSourceSplit.fromCombinedScanTask(
                         new BaseCombinedScanTask(List.of(removed, added)))
                 .withPosition(1, 2L);

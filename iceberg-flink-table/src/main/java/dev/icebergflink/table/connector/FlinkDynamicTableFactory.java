@@ -132,7 +132,8 @@ public class FlinkDynamicTableFactory
                 scan,
                 config,
                 SqlOptions.scanParallelism(tableName, engineOptions),
-                sourceWatermarkColumn(declaration.getResolvedSchema()));
+                sourceWatermarkColumn(declaration.getResolvedSchema()),
+                declaration.getResolvedSchema().getPrimaryKey().isPresent());
     }
 
     /**

@@ -6,12 +6,15 @@ import dev.icebergflink.source.FlinkReadOptions;
 import dev.icebergflink.source.IcebergSource;
 import dev.icebergflink.source.IcebergSourceAssembly;
 import dev.icebergflink.source.planning.SplitPlanner;
+import dev.icebergflink.source.reader.ReadMetadataColumn;
 import dev.icebergflink.table.FlinkConfigOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
@@ -22,11 +25,13 @@ import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata;
 import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Binder;
@@ -43,7 +48,8 @@ import org.apache.iceberg.types.Types;
  * every filter) and limits; {@code WATERMARK FOR c AS SOURCE_WATERMARK()} makes the source emit
  * split watermarks from the {@code watermark-column} (default: the rowtime column). Rows have the
  * declared column types ({@link DeclaredRowDataConverter}). A bounded read infers its parallelism
- * from the planned splits ({@link SourceParallelism}).
+ * from the planned splits ({@link SourceParallelism}). {@code METADATA FROM '<key>'} columns read
+ * the {@link ReadMetadataColumn}s, appended after the physical columns.
  *
  * <p>The read options are resolved once, by the factory, into a plan ({@link
  * dev.icebergflink.source.config.ScanContext}); what the planner pushes down derives a new plan
@@ -56,7 +62,8 @@ public final class IcebergTableSource
                 SupportsProjectionPushDown,
                 SupportsFilterPushDown,
                 SupportsLimitPushDown,
-                SupportsSourceWatermark {
+                SupportsSourceWatermark,
+                SupportsReadingMetadata {
 
     private final String tableName;
     private final TableLoader loader;
@@ -67,11 +74,13 @@ public final class IcebergTableSource
     private final ReadableConfig flinkConfig;
     private final Integer scanParallelism;
     private final String rowtimeColumn;
+    private final boolean declaresPrimaryKey;
 
     private int[] projection;
     private List<Expression> filters = new ArrayList<>();
     private long limit = -1;
     private boolean sourceWatermark;
+    private List<ReadMetadataColumn> metadata = List.of();
 
     /**
      * @param tableName the table, for messages and the operator name
@@ -82,6 +91,7 @@ public final class IcebergTableSource
      * @param flinkConfig the session configuration
      * @param scanParallelism the {@code scan.parallelism} option, or {@code null}
      * @param rowtimeColumn the column of a {@code SOURCE_WATERMARK()} declaration, or {@code null}
+     * @param declaresPrimaryKey whether the table declares a primary key
      */
     public IcebergTableSource(
             String tableName,
@@ -91,7 +101,8 @@ public final class IcebergTableSource
             dev.icebergflink.source.config.ScanContext plan,
             ReadableConfig flinkConfig,
             Integer scanParallelism,
-            String rowtimeColumn) {
+            String rowtimeColumn,
+            boolean declaresPrimaryKey) {
         this.tableName = tableName;
         this.loader = loader;
         this.table = table;
@@ -101,6 +112,7 @@ public final class IcebergTableSource
         this.flinkConfig = flinkConfig;
         this.scanParallelism = scanParallelism;
         this.rowtimeColumn = rowtimeColumn;
+        this.declaresPrimaryKey = declaresPrimaryKey;
         DeclaredTypes.icebergSideType(tableName, declared, icebergSchema, plan.caseSensitive());
     }
 
@@ -114,10 +126,12 @@ public final class IcebergTableSource
         this.flinkConfig = other.flinkConfig;
         this.scanParallelism = other.scanParallelism;
         this.rowtimeColumn = other.rowtimeColumn;
+        this.declaresPrimaryKey = other.declaresPrimaryKey;
         this.projection = other.projection == null ? null : other.projection.clone();
         this.filters = new ArrayList<>(other.filters);
         this.limit = other.limit;
         this.sourceWatermark = other.sourceWatermark;
+        this.metadata = other.metadata;
     }
 
     @Override
@@ -139,7 +153,11 @@ public final class IcebergTableSource
                                         + " parallelism is set to %d; remove that setting",
                                 tableName, scanParallelism));
             }
-            return SourceProvider.of(source, 1);
+            // Flink partitions a keyed table's changes by its key; without one, we do
+            return declaresPrimaryKey
+                    ? SourceProvider.of(source, 1)
+                    : new KeyedChangelogScan(
+                            source, "Iceberg changes of " + tableName, producedType());
         }
         Integer parallelism =
                 SourceParallelism.choose(
@@ -161,10 +179,12 @@ public final class IcebergTableSource
                     queryPlan(produced),
                     schema ->
                             new DeclaredRowDataConverter(
-                                    tableName, FlinkSchemaUtil.convert(schema), produced),
+                                    tableName,
+                                    withMetadata(FlinkSchemaUtil.convert(schema)),
+                                    withMetadata(produced)),
                     null,
-                    flinkConfig.get(
-                            FlinkConfigOptions.TABLE_EXEC_ICEBERG_FETCH_BATCH_RECORD_COUNT));
+                    flinkConfig.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_FETCH_BATCH_RECORD_COUNT),
+                    metadata);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(
                     String.format("Cannot read Iceberg table %s: %s", tableName, e.getMessage()),
@@ -202,7 +222,19 @@ public final class IcebergTableSource
         }
     }
 
-    /** The declared type of the rows after projection push-down. */
+    /** {@code physical} followed by the requested metadata columns, as the source emits rows. */
+    private RowType withMetadata(RowType physical) {
+        if (metadata.isEmpty()) {
+            return physical;
+        }
+        List<RowType.RowField> fields = new ArrayList<>(physical.getFields());
+        for (ReadMetadataColumn column : metadata) {
+            fields.add(new RowType.RowField("$metadata$" + column.key(), column.type()));
+        }
+        return new RowType(physical.isNullable(), fields);
+    }
+
+    /** The declared physical type of the rows after projection push-down. */
     RowType producedType() {
         if (projection == null) {
             return declared;
@@ -283,6 +315,25 @@ public final class IcebergTableSource
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /** The metadata columns a connector table may declare, by key, in a fixed order. */
+    @Override
+    public Map<String, DataType> listReadableMetadata() {
+        Map<String, DataType> readable = new LinkedHashMap<>();
+        for (ReadMetadataColumn column : ReadMetadataColumn.values()) {
+            readable.put(column.key(), TypeConversions.fromLogicalToDataType(column.type()));
+        }
+        return readable;
+    }
+
+    @Override
+    public void applyReadableMetadata(List<String> metadataKeys, DataType producedDataType) {
+        List<ReadMetadataColumn> columns = new ArrayList<>();
+        for (String key : metadataKeys) {
+            columns.add(ReadMetadataColumn.ofKey(key));
+        }
+        this.metadata = List.copyOf(columns);
     }
 
     @Override

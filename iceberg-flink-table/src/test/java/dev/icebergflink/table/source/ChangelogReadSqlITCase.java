@@ -2,9 +2,11 @@ package dev.icebergflink.table.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.table.testing.SqlTestBase;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +23,10 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.CloseableIterator;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -115,6 +121,112 @@ class ChangelogReadSqlITCase extends SqlTestBase {
         } finally {
             mirror.getJobClient().ifPresent(JobClient::cancel);
         }
+    }
+
+    @Test
+    void metadataColumnsNameTheSnapshotOfEachChange() throws Exception {
+        exec(
+                streaming,
+                "CREATE TABLE default_catalog.default_database.item_changes (id INT NOT NULL,"
+                        + " data STRING, snapshot_id BIGINT METADATA VIRTUAL,"
+                        + " committed TIMESTAMP_LTZ(3) METADATA FROM 'commit_time' VIRTUAL,"
+                        + " PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('connector'='iceberg', 'catalog-name'='lake_c',"
+                        + " 'catalog-type'='hadoop', 'warehouse'='%s',"
+                        + " 'catalog-database'='default', 'catalog-table'='items')",
+                warehouse.toUri());
+        TableResult changes =
+                streaming.executeSql(
+                        "SELECT id, data, snapshot_id, committed FROM"
+                                + " default_catalog.default_database.item_changes "
+                                + CHANGELOG_HINT);
+        try (CloseableIterator<Row> rows = changes.collect()) {
+            // the initial table scan is the table's state, not the change of one snapshot
+            assertThat(take(rows, 4))
+                    .allSatisfy(
+                            row -> {
+                                assertThat(row.getKind()).isEqualTo(RowKind.INSERT);
+                                assertThat(row.getField(2)).isNull();
+                                assertThat(row.getField(3)).isNull();
+                            });
+
+            exec(batch, "INSERT INTO items VALUES (2, 'b')");
+            Snapshot upsert = items().currentSnapshot();
+            Instant upsertTime = Instant.ofEpochMilli(upsert.timestampMillis());
+            assertThat(take(rows, 2))
+                    .containsExactly(
+                            Row.ofKind(
+                                    RowKind.UPDATE_BEFORE, 2, "a", upsert.snapshotId(), upsertTime),
+                            Row.ofKind(
+                                    RowKind.UPDATE_AFTER, 2, "b", upsert.snapshotId(), upsertTime));
+
+            deleteIds(3);
+            Snapshot delete = items().currentSnapshot();
+            assertThat(take(rows, 1))
+                    .containsExactly(
+                            Row.ofKind(
+                                    RowKind.DELETE,
+                                    3,
+                                    "b",
+                                    delete.snapshotId(),
+                                    Instant.ofEpochMilli(delete.timestampMillis())));
+        } finally {
+            changes.getJobClient().ifPresent(JobClient::cancel);
+        }
+    }
+
+    @Test
+    void aConnectorTableWithoutPrimaryKeyIsReadAsAChangelogToo() throws Exception {
+        exec(
+                streaming,
+                "CREATE TABLE default_catalog.default_database.item_log (id INT NOT NULL,"
+                        + " data STRING) WITH ('connector'='iceberg', 'catalog-name'='lake_c',"
+                        + " 'catalog-type'='hadoop', 'warehouse'='%s',"
+                        + " 'catalog-database'='default', 'catalog-table'='items')",
+                warehouse.toUri());
+        TableResult changes =
+                streaming.executeSql(
+                        "SELECT * FROM default_catalog.default_database.item_log "
+                                + CHANGELOG_HINT);
+        try (CloseableIterator<Row> rows = changes.collect()) {
+            assertThat(take(rows, 4)).hasSize(4);
+            exec(batch, "INSERT INTO items VALUES (2, 'b')");
+            // rows are partitioned by their columns: the two halves may take two channels
+            assertThat(take(rows, 2))
+                    .containsExactlyInAnyOrder(
+                            Row.ofKind(RowKind.UPDATE_BEFORE, 2, "a"),
+                            Row.ofKind(RowKind.UPDATE_AFTER, 2, "b"));
+        } finally {
+            changes.getJobClient().ifPresent(JobClient::cancel);
+        }
+    }
+
+    @Test
+    void anInsertOnlyReadHasNoSnapshotOfAChange() {
+        exec(
+                batch,
+                "CREATE TABLE default_catalog.default_database.item_rows (id INT NOT NULL,"
+                        + " data STRING, snapshot_id BIGINT METADATA VIRTUAL)"
+                        + " WITH ('connector'='iceberg', 'catalog-name'='lake_c',"
+                        + " 'catalog-type'='hadoop', 'warehouse'='%s',"
+                        + " 'catalog-database'='default', 'catalog-table'='items')",
+                warehouse.toUri());
+        assertThat(
+                        rows(
+                                batch,
+                                "SELECT id, snapshot_id FROM default_catalog.default_database.item_rows"))
+                .containsExactlyInAnyOrder(
+                        Row.of(1, null), Row.of(2, null), Row.of(3, null), Row.of(4, null));
+    }
+
+    /** The source table as it is now. */
+    private Table items() {
+        return CatalogLoader.hadoop(
+                        "verify",
+                        new Configuration(),
+                        Map.of("warehouse", warehouse.toUri().toString()))
+                .loadCatalog()
+                .loadTable(TableIdentifier.of("default", "items"));
     }
 
     /** Deletes rows by id through a changelog of deletes written into the upsert table. */
