@@ -20,6 +20,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expressions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -188,6 +189,35 @@ class ChangelogReadITCase {
                 .hasMessageContaining("'changelog-mode' = 'all'")
                 .hasMessageContaining("parallelism 2")
                 .hasMessageContaining("setParallelism(1)");
+    }
+
+    @Test
+    void filtersAndALimitApplyToTheEmittedChanges() throws Exception {
+        ChangelogTestTables t =
+                ChangelogTestTables.create(dir.resolve("f").toString(), 2, FileFormat.PARQUET);
+        t.append("a", 0, 1, 2, 3);
+        t.upsert("b", 1, 2);
+        t.delete(t.equalityDeletes(3));
+        long end = t.current().snapshotId();
+
+        // removed rows keep the values they had and are selected by those; an update whose new
+        // row the filter drops leaves the filtered rows as a delete, one whose old row it drops
+        // enters them as an insert
+        assertThat(describeAll(read(filtered(t, end, "a"))))
+                .containsExactlyInAnyOrderElementsOf(
+                        concat(
+                                expect(RowKind.INSERT, "a", 0, 1, 2, 3),
+                                expect(RowKind.DELETE, "a", 1, 2, 3)));
+        assertThat(describeAll(read(filtered(t, end, "b"))))
+                .containsExactlyInAnyOrderElementsOf(expect(RowKind.INSERT, "b", 1, 2));
+
+        List<String> all = describeAll(read(rangeTo(t, end).build()));
+        assertThat(describeAll(read(rangeTo(t, end).limit(5L).build())))
+                .containsExactlyElementsOf(all.subList(0, 5));
+    }
+
+    private static IcebergSource<RowData> filtered(ChangelogTestTables t, long end, String data) {
+        return rangeTo(t, end).filters(List.of(Expressions.equal("data", data))).build();
     }
 
     private static IcebergSource.Builder<RowData> rangeTo(ChangelogTestTables t, long end) {

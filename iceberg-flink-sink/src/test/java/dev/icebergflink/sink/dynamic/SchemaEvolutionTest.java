@@ -3,19 +3,16 @@ package dev.icebergflink.sink.dynamic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Which schema changes an input schema asks of a table, and that applying them to a real table
@@ -35,22 +32,17 @@ class SchemaEvolutionTest {
                                     Types.NestedField.optional(5, "city", Types.StringType.get()))),
                     Types.NestedField.optional(6, "score", Types.FloatType.get()));
 
-    @TempDir Path warehouse;
+    @RegisterExtension final HadoopWarehouse warehouse = new HadoopWarehouse();
 
     private HadoopCatalog catalog;
     private Table table;
 
     @BeforeEach
     void createTable() {
-        catalog = new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
+        catalog = warehouse.catalog();
         table =
                 catalog.createTable(
                         TableIdentifier.of("db", "t"), TABLE, PartitionSpec.unpartitioned());
-    }
-
-    @AfterEach
-    void closeCatalog() throws Exception {
-        catalog.close();
     }
 
     @Test
