@@ -56,15 +56,6 @@ public final class IcebergCommittableSerializer
 
     @Override
     public IcebergCommittable deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1 && version != VERSION_2) {
-            throw new IOException(
-                    "Unknown IcebergCommittable serialization version "
-                            + version
-                            + "; this sink reads versions "
-                            + VERSION_1
-                            + " and "
-                            + VERSION_2);
-        }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         IcebergCommittable committable = read(version, in);
         if (in.available() != 0) {
@@ -74,7 +65,9 @@ public final class IcebergCommittableSerializer
         return committable;
     }
 
-    static void write(IcebergCommittable committable, DataOutputView out) throws IOException {
+    /** Writes {@code committable} in the current format, for formats that embed committables. */
+    public static void write(IcebergCommittable committable, DataOutputView out)
+            throws IOException {
         CommitOwner owner = committable.owner();
         LengthPrefixedStrings.write(owner.jobId(), out);
         LengthPrefixedStrings.write(owner.operatorId(), out);
@@ -90,7 +83,21 @@ public final class IcebergCommittableSerializer
         }
     }
 
-    static IcebergCommittable read(int version, DataInputView in) throws IOException {
+    /**
+     * Reads a committable written in format {@code version}, for formats that embed committables.
+     *
+     * @throws IOException when the version is unknown or the bytes are corrupt
+     */
+    public static IcebergCommittable read(int version, DataInputView in) throws IOException {
+        if (version != VERSION_1 && version != VERSION_2) {
+            throw new IOException(
+                    "Unknown IcebergCommittable serialization version "
+                            + version
+                            + "; this sink reads versions "
+                            + VERSION_1
+                            + " and "
+                            + VERSION_2);
+        }
         String jobId = LengthPrefixedStrings.read(in);
         String operatorId = LengthPrefixedStrings.read(in);
         String runId = version >= VERSION_2 ? LengthPrefixedStrings.read(in) : "";

@@ -8,6 +8,7 @@
  * takes to follow its records ({@link dev.icebergflink.sink.dynamic.SchemaEvolution}, {@link
  * dev.icebergflink.sink.dynamic.TableUpdater}) and the rows turned into the table's schema ({@link
  * dev.icebergflink.sink.dynamic.RecordResolver}, {@link
- * dev.icebergflink.sink.dynamic.RowDataToTableSchema}).
+ * dev.icebergflink.sink.dynamic.RowDataToTableSchema}), and what is committed per table and branch
+ * ({@link dev.icebergflink.sink.dynamic.DynamicCommittable}).
  */
 package dev.icebergflink.sink.dynamic;

@@ -22,7 +22,7 @@ import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 
 /** Fixed, fully deterministic objects behind the golden-bytes tests. */
-final class GoldenObjects {
+public final class GoldenObjects {
 
     static final PartitionSpec SPEC = SinkTestTables.BY_DATA;
     static final Map<Integer, PartitionSpec> SPECS = Map.of(SPEC.specId(), SPEC);
@@ -111,7 +111,7 @@ final class GoldenObjects {
     static final String RUN_ID = "5c5c5c5c-0000-4000-8000-5c5c5c5c5c5c";
 
     /** The golden committable of version 2 (with a run id). */
-    static IcebergCommittable committable() {
+    public static IcebergCommittable committable() {
         return committable(RUN_ID);
     }
 
