@@ -16,7 +16,6 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.Term;
 import org.slf4j.Logger;
@@ -146,7 +145,7 @@ public final class TableUpdater {
                 current.refresh();
                 cache.update(identifier, current);
                 return current;
-            } catch (CommitFailedException | ValidationException conflict) {
+            } catch (CommitFailedException conflict) {
                 if (attempt >= ATTEMPTS) {
                     cache.invalidate(identifier);
                     throw new CommitFailedException(
