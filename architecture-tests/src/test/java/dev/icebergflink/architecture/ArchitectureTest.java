@@ -66,6 +66,8 @@ class ArchitectureTest {
                     "builds the source from a resolved read plan",
                     "dev.icebergflink.source.planning.SplitPlanner",
                     "counts a bounded read's splits for SQL's source parallelism inference",
+                    "dev.icebergflink.source.reader.ReadMetadataColumn",
+                    "the metadata the source appends to rows, which SQL offers as METADATA columns",
                     "dev.icebergflink.sink.SinkPlan",
                     "the resolved write plan SQL builds from what it resolved while planning",
                     "dev.icebergflink.sink.SinkAssembly",
