@@ -4,6 +4,7 @@ import dev.icebergflink.source.IcebergSource;
 import java.util.stream.IntStream;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
@@ -62,7 +63,7 @@ final class KeyedChangelogScan implements DataStreamScanProvider {
 
     @Override
     public boolean isBounded() {
-        return source.getBoundedness() == org.apache.flink.api.connector.source.Boundedness.BOUNDED;
+        return source.getBoundedness() == Boundedness.BOUNDED;
     }
 
     /** The physical columns of a row as a binary row of kind INSERT: equal rows, equal keys. */
@@ -73,6 +74,7 @@ final class KeyedChangelogScan implements DataStreamScanProvider {
         private final RowType physical;
         private final int[] fields;
         private transient RowDataSerializer serializer;
+        private transient ProjectedRowData projection;
 
         PhysicalColumns(RowType physical, int count) {
             this.physical = physical;
@@ -83,9 +85,11 @@ final class KeyedChangelogScan implements DataStreamScanProvider {
         public RowData getKey(RowData row) {
             if (serializer == null) {
                 serializer = new RowDataSerializer(physical);
+                projection = ProjectedRowData.from(fields);
             }
-            BinaryRowData key =
-                    serializer.toBinaryRow(ProjectedRowData.from(fields).replaceRow(row)).copy();
+            // the binary row is copied out of the serializer's reused buffer: the key outlives the
+            // call
+            BinaryRowData key = serializer.toBinaryRow(projection.replaceRow(row)).copy();
             key.setRowKind(RowKind.INSERT);
             return key;
         }
