@@ -6,23 +6,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import org.apache.iceberg.io.WriteResult;
 
 /**
- * The checkpointed state of {@link WriteResultAggregator}: the highest checkpoint id it has seen
- * and the writers' results it has not yet turned into a committable, by checkpoint id.
+ * The checkpointed state of a {@link CheckpointAggregator}: the highest checkpoint id it has seen
+ * and the writers' results it has not yet turned into committables, by checkpoint id.
  *
  * <p>It exists as a value of its own so that its serializer ({@link AggregatorStateSerializer}) can
  * be versioned and golden-tested apart from the operator.
  */
-final class AggregatorState {
+final class AggregatorState<R> {
 
     private final long lastCheckpointId;
-    private final TreeMap<Long, List<WriteResult>> pending;
+    private final TreeMap<Long, List<R>> pending;
 
-    AggregatorState(long lastCheckpointId, Map<Long, List<WriteResult>> pending) {
+    AggregatorState(long lastCheckpointId, Map<Long, List<R>> pending) {
         this.lastCheckpointId = lastCheckpointId;
-        TreeMap<Long, List<WriteResult>> copy = new TreeMap<>();
+        TreeMap<Long, List<R>> copy = new TreeMap<>();
         pending.forEach((id, results) -> copy.put(id, List.copyOf(results)));
         this.pending = copy;
     }
@@ -33,23 +32,22 @@ final class AggregatorState {
     }
 
     /** Not yet emitted writer results, by checkpoint id, ascending. */
-    Map<Long, List<WriteResult>> pending() {
+    Map<Long, List<R>> pending() {
         return Collections.unmodifiableMap(pending);
     }
 
     /** A mutable copy of the pending results. */
-    TreeMap<Long, List<WriteResult>> mutablePending() {
-        TreeMap<Long, List<WriteResult>> copy = new TreeMap<>();
+    TreeMap<Long, List<R>> mutablePending() {
+        TreeMap<Long, List<R>> copy = new TreeMap<>();
         pending.forEach((id, results) -> copy.put(id, new ArrayList<>(results)));
         return copy;
     }
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof AggregatorState)) {
+        if (!(o instanceof AggregatorState<?> that)) {
             return false;
         }
-        AggregatorState that = (AggregatorState) o;
         return lastCheckpointId == that.lastCheckpointId
                 && pending.keySet().equals(that.pending.keySet());
     }

@@ -9,17 +9,16 @@ import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
-import org.apache.iceberg.io.WriteResult;
 
 /**
  * Versioned serializer of {@link AggregatorState}.
  *
  * <p>Format of version {@value #VERSION_1}: the last checkpoint id (long), an int count of pending
  * checkpoints, and per checkpoint its id (long), an int count of results and each result as {@link
- * SimpleVersionedSerialization#writeVersionAndSerialize} of {@link WriteResultSerializer} (so the
- * inner format carries its own version).
+ * SimpleVersionedSerialization#writeVersionAndSerialize} of the results' serializer ({@link
+ * WriteResultSerializer} for the single-table sink), so the inner format carries its own version.
  */
-final class AggregatorStateSerializer implements SimpleVersionedSerializer<AggregatorState> {
+final class AggregatorStateSerializer<R> implements SimpleVersionedSerializer<AggregatorState<R>> {
 
     /** The first (and current) format. */
     static final int VERSION_1 = 1;
@@ -27,9 +26,9 @@ final class AggregatorStateSerializer implements SimpleVersionedSerializer<Aggre
     /** The version {@link #serialize(AggregatorState)} writes. */
     static final int CURRENT_VERSION = VERSION_1;
 
-    private final WriteResultSerializer resultSerializer;
+    private final SimpleVersionedSerializer<R> resultSerializer;
 
-    AggregatorStateSerializer(WriteResultSerializer resultSerializer) {
+    AggregatorStateSerializer(SimpleVersionedSerializer<R> resultSerializer) {
         this.resultSerializer = resultSerializer;
     }
 
@@ -39,14 +38,14 @@ final class AggregatorStateSerializer implements SimpleVersionedSerializer<Aggre
     }
 
     @Override
-    public byte[] serialize(AggregatorState state) throws IOException {
+    public byte[] serialize(AggregatorState<R> state) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(64);
         out.writeLong(state.lastCheckpointId());
         out.writeInt(state.pending().size());
-        for (Map.Entry<Long, List<WriteResult>> entry : state.pending().entrySet()) {
+        for (Map.Entry<Long, List<R>> entry : state.pending().entrySet()) {
             out.writeLong(entry.getKey());
             out.writeInt(entry.getValue().size());
-            for (WriteResult result : entry.getValue()) {
+            for (R result : entry.getValue()) {
                 SimpleVersionedSerialization.writeVersionAndSerialize(
                         resultSerializer, result, out);
             }
@@ -55,7 +54,7 @@ final class AggregatorStateSerializer implements SimpleVersionedSerializer<Aggre
     }
 
     @Override
-    public AggregatorState deserialize(int version, byte[] serialized) throws IOException {
+    public AggregatorState<R> deserialize(int version, byte[] serialized) throws IOException {
         if (version != VERSION_1) {
             throw new IOException(
                     "Unknown Iceberg aggregator state version "
@@ -69,14 +68,14 @@ final class AggregatorStateSerializer implements SimpleVersionedSerializer<Aggre
         if (checkpoints < 0) {
             throw new IOException("Corrupt aggregator state: negative count " + checkpoints);
         }
-        TreeMap<Long, List<WriteResult>> pending = new TreeMap<>();
+        TreeMap<Long, List<R>> pending = new TreeMap<>();
         for (int i = 0; i < checkpoints; i++) {
             long checkpointId = in.readLong();
             int count = in.readInt();
             if (count < 0) {
                 throw new IOException("Corrupt aggregator state: negative count " + count);
             }
-            List<WriteResult> results = new ArrayList<>(count);
+            List<R> results = new ArrayList<>(count);
             for (int j = 0; j < count; j++) {
                 results.add(
                         SimpleVersionedSerialization.readVersionAndDeSerialize(
@@ -88,6 +87,6 @@ final class AggregatorStateSerializer implements SimpleVersionedSerializer<Aggre
             throw new IOException(
                     "Corrupt aggregator state: " + in.available() + " trailing bytes");
         }
-        return new AggregatorState(lastCheckpointId, pending);
+        return new AggregatorState<>(lastCheckpointId, pending);
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestFile;
@@ -14,10 +15,12 @@ import org.apache.iceberg.io.WriteResult;
  * Turns the writers' results of one checkpoint into one {@link IcebergCommittable}: merges them,
  * writes the temporary manifests once (per kind and partition spec) and names the producer.
  *
- * <p>It exists apart from the aggregation operator so that the manifest step is testable on its own
- * and tests of the committer build real committables the same way the sink does.
+ * <p>It exists apart from the aggregation operators so that the manifest step is testable on its
+ * own, tests of the committer build real committables the same way the sink does, and the sink for
+ * many tables makes each table's committable exactly as the single-table sink does.
  */
-final class CommittableFactory {
+@Internal
+public final class CommittableFactory {
 
     private final TemporaryManifests manifests = new TemporaryManifests();
 
@@ -26,7 +29,7 @@ final class CommittableFactory {
      *
      * @param table supplies the current table (for its specs, format version, FileIO, location)
      */
-    IcebergCommittable create(
+    public IcebergCommittable create(
             Supplier<Table> table,
             CommitOwner owner,
             long checkpointId,

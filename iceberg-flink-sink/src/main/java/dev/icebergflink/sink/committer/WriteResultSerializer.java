@@ -96,7 +96,7 @@ public final class WriteResultSerializer implements SimpleVersionedSerializer<Wr
     }
 
     /** Writes {@code result} in the current format (for callers that embed it in their state). */
-    void write(WriteResult result, DataOutputView out) throws IOException {
+    public void write(WriteResult result, DataOutputView out) throws IOException {
         writeFiles(result.dataFiles(), out);
         writeFiles(result.deleteFiles(), out);
         writeFiles(result.rewrittenDeleteFiles(), out);
@@ -110,7 +110,7 @@ public final class WriteResultSerializer implements SimpleVersionedSerializer<Wr
     /**
      * Reads a result written by {@link #write(WriteResult, DataOutputView)} in the current format.
      */
-    WriteResult read(DataInputView in) throws IOException {
+    public WriteResult read(DataInputView in) throws IOException {
         WriteResult.Builder builder = WriteResult.builder();
         builder.addDataFiles(readFiles(in, DataFile.class));
         builder.addDeleteFiles(readFiles(in, DeleteFile.class));

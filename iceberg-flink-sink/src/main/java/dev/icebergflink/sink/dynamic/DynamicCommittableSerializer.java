@@ -2,13 +2,11 @@ package dev.icebergflink.sink.dynamic;
 
 import dev.icebergflink.sink.committer.IcebergCommittable;
 import dev.icebergflink.sink.committer.IcebergCommittableSerializer;
-import dev.icebergflink.tasks.codec.LengthPrefixedStrings;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
-import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -36,17 +34,8 @@ public final class DynamicCommittableSerializer
     @Override
     public byte[] serialize(DynamicCommittable committable) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(256);
-        TableIdentifier table = committable.table();
-        String[] levels = table.namespace().levels();
-        out.writeInt(levels.length);
-        for (String level : levels) {
-            LengthPrefixedStrings.write(level, out);
-        }
-        LengthPrefixedStrings.write(table.name(), out);
-        out.writeBoolean(committable.branch() != null);
-        if (committable.branch() != null) {
-            LengthPrefixedStrings.write(committable.branch(), out);
-        }
+        TableIdentifierCodec.write(committable.table(), out);
+        TableIdentifierCodec.writeNullable(committable.branch(), out);
         out.writeInt(IcebergCommittableSerializer.CURRENT_VERSION);
         IcebergCommittableSerializer.write(committable.committable(), out);
         return out.getCopyOfBuffer();
@@ -62,17 +51,8 @@ public final class DynamicCommittableSerializer
                             + VERSION_1);
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        int levelCount = in.readInt();
-        if (levelCount < 0) {
-            throw new IOException("Corrupt DynamicCommittable state: " + levelCount + " levels");
-        }
-        String[] levels = new String[levelCount];
-        for (int i = 0; i < levelCount; i++) {
-            levels[i] = LengthPrefixedStrings.read(in);
-        }
-        TableIdentifier table =
-                TableIdentifier.of(Namespace.of(levels), LengthPrefixedStrings.read(in));
-        String branch = in.readBoolean() ? LengthPrefixedStrings.read(in) : null;
+        TableIdentifier table = TableIdentifierCodec.read(in);
+        String branch = TableIdentifierCodec.readNullable(in);
         int committableVersion = in.readInt();
         IcebergCommittable committable = IcebergCommittableSerializer.read(committableVersion, in);
         if (in.available() != 0) {

@@ -116,6 +116,22 @@ public final class TableUpdater {
         return table;
     }
 
+    /**
+     * Whether {@code table} takes records of {@code schema} partitioned by {@code spec} on {@code
+     * branch} as it is, so that they need no change and no catalog call.
+     *
+     * @throws IncompatibleSchemaException when the records need a schema change Iceberg cannot make
+     */
+    public boolean fits(Table table, String branch, Schema schema, PartitionSpec spec) {
+        SchemaEvolution evolution =
+                new SchemaEvolution(table.name(), caseSensitive, dropUnusedColumns);
+        return evolution.changes(table.schema(), schema).isEmpty()
+                && terms(spec, schema).keySet().equals(terms(table.spec(), table.schema()).keySet())
+                && (branch == null
+                        || SnapshotRef.MAIN_BRANCH.equals(branch)
+                        || table.refs().containsKey(branch));
+    }
+
     /** The table from the cache, or created with the records' schema and spec. */
     private Table existing(TableIdentifier identifier, Schema schema, PartitionSpec spec) {
         Table table = cache.table(identifier).orElse(null);

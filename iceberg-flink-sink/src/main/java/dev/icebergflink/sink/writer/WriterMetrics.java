@@ -32,12 +32,12 @@ public final class WriterMetrics {
         this.numBytesSend = group.getNumBytesSendCounter();
     }
 
-    void recordWritten() {
+    public void recordWritten() {
         recordsWritten.inc();
         numRecordsSend.inc();
     }
 
-    void completed(WriteResult result) {
+    public void completed(WriteResult result) {
         long bytes = 0;
         int files = 0;
         for (ContentFile<?> file : result.dataFiles()) {

@@ -25,7 +25,7 @@ import org.apache.iceberg.types.Types;
 public final class GoldenObjects {
 
     static final PartitionSpec SPEC = SinkTestTables.BY_DATA;
-    static final Map<Integer, PartitionSpec> SPECS = Map.of(SPEC.specId(), SPEC);
+    public static final Map<Integer, PartitionSpec> SPECS = Map.of(SPEC.specId(), SPEC);
     static final String TABLE = "s3://bucket/warehouse/db/t";
 
     private GoldenObjects() {}
@@ -76,7 +76,7 @@ public final class GoldenObjects {
                 .build();
     }
 
-    static WriteResult writeResult() {
+    public static WriteResult writeResult() {
         return WriteResult.builder()
                 .addDataFiles(dataFile())
                 .addDeleteFiles(equalityDelete(), positionDelete())

@@ -153,8 +153,8 @@ class SerializersTest {
                 .hasMessageContaining("version 7");
     }
 
-    private static AggregatorState goldenState() {
-        return new AggregatorState(
+    private static AggregatorState<WriteResult> goldenState() {
+        return new AggregatorState<>(
                 7L,
                 Map.of(
                         8L,
@@ -165,12 +165,13 @@ class SerializersTest {
 
     @Test
     void aggregatorStateRoundTripAndGoldenBytes() throws IOException {
-        AggregatorStateSerializer serializer = new AggregatorStateSerializer(resultSerializer);
+        AggregatorStateSerializer<WriteResult> serializer =
+                new AggregatorStateSerializer<>(resultSerializer);
         byte[] bytes = serializer.serialize(goldenState());
         byte[] golden =
                 GoldenFiles.assertGolden(
                         "aggregator-state", AggregatorStateSerializer.VERSION_1, bytes);
-        AggregatorState actual =
+        AggregatorState<WriteResult> actual =
                 serializer.deserialize(AggregatorStateSerializer.VERSION_1, golden);
         assertThat(actual).isEqualTo(goldenState());
         assertThat(actual.lastCheckpointId()).isEqualTo(7L);
