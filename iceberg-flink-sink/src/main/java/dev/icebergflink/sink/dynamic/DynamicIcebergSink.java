@@ -188,6 +188,8 @@ public final class DynamicIcebergSink
         private int inputSchemasPerTableCacheMaxSize = 10;
         private boolean caseSensitive = true;
         private int maxOpenWriters = 100;
+        private boolean incompatibleRecordsToSideOutput;
+        private DataStream<IncompatibleRecord> incompatibleRecords;
 
         private Builder(DataStream<T> input) {
             this.input = input;
@@ -336,6 +338,37 @@ public final class DynamicIcebergSink
         }
 
         /**
+         * Emits records whose schema cannot be written to their table as {@link
+         * IncompatibleRecord}s on {@link #incompatibleRecords()} instead of failing the job
+         * (default false: the job fails with an {@link IncompatibleSchemaException}).
+         */
+        public Builder<T> incompatibleRecordsToSideOutput(boolean enabled) {
+            this.incompatibleRecordsToSideOutput = enabled;
+            return this;
+        }
+
+        /**
+         * The records that were not written because their schema cannot be written to their table;
+         * call after {@link #append()}, with {@link #incompatibleRecordsToSideOutput} on.
+         *
+         * @throws IllegalStateException when the sink was not appended yet or the side output is
+         *     off
+         */
+        public DataStream<IncompatibleRecord> incompatibleRecords() {
+            if (!incompatibleRecordsToSideOutput) {
+                throw new IllegalStateException(
+                        "Incompatible records are not emitted: call"
+                                + " incompatibleRecordsToSideOutput(true) before append()");
+            }
+            if (incompatibleRecords == null) {
+                throw new IllegalStateException(
+                        "The sink is not in the job yet: call append() before"
+                                + " incompatibleRecords()");
+            }
+            return incompatibleRecords;
+        }
+
+        /**
          * Checks the settings and adds the sink to the job.
          *
          * @throws IllegalArgumentException naming the setting at fault
@@ -349,6 +382,7 @@ public final class DynamicIcebergSink
                             .name("Iceberg dynamic records");
             uid(generated, "generator");
             DataStream<ResolvedRecord> resolved = generated;
+            incompatibleRecords = generated.getSideOutput(DynamicRecordProcessor.INCOMPATIBLE);
             if (!immediateTableUpdate) {
                 SingleOutputStreamOperator<ResolvedRecord> updated =
                         generated
@@ -358,6 +392,9 @@ public final class DynamicIcebergSink
                                 .name("Iceberg table changes");
                 uid(updated, "updater");
                 resolved = generated.union(updated);
+                incompatibleRecords =
+                        incompatibleRecords.union(
+                                updated.getSideOutput(DynamicRecordProcessor.INCOMPATIBLE));
             }
             DataStreamSink<ResolvedRecord> sink =
                     resolved.partitionCustom(new WriterPartitioner(), new WriterPartitioner.Self())
@@ -431,6 +468,7 @@ public final class DynamicIcebergSink
                             inputSchemasPerTableCacheMaxSize,
                             caseSensitive,
                             maxOpenWriters,
+                            incompatibleRecordsToSideOutput,
                             uidPrefix);
             // resolve the options once now, so that a bad value fails here instead of in the job
             settings.writeConf(Map.of());

@@ -2,6 +2,7 @@ package dev.icebergflink.sink.dynamic;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -29,6 +30,11 @@ final class DynamicRecordProcessor<T> extends ProcessFunction<T, ResolvedRecord>
             new OutputTag<>(
                     "iceberg-table-updates",
                     new SerializerTypeInfo<>(DynamicRecord.class, DynamicRecordSerializer::new));
+
+    /** Records that cannot be written, when the sink is asked to emit them. */
+    static final OutputTag<IncompatibleRecord> INCOMPATIBLE =
+            new OutputTag<>(
+                    "iceberg-incompatible-records", TypeInformation.of(IncompatibleRecord.class));
 
     private final DynamicRecordGenerator<T> generator;
     private final DynamicSinkSettings settings;
@@ -75,13 +81,20 @@ final class DynamicRecordProcessor<T> extends ProcessFunction<T, ResolvedRecord>
 
         @Override
         public void collect(DynamicRecord record) {
-            if (settings.immediateTableUpdate()) {
-                out.collect(resolution.resolve(record));
-                return;
+            try {
+                if (settings.immediateTableUpdate()) {
+                    out.collect(resolution.resolve(record));
+                    return;
+                }
+                resolution
+                        .resolveWithoutChanges(record)
+                        .ifPresentOrElse(out::collect, () -> context.output(TABLE_UPDATES, record));
+            } catch (IncompatibleSchemaException e) {
+                if (!settings.incompatibleRecordsToSideOutput()) {
+                    throw e;
+                }
+                context.output(INCOMPATIBLE, IncompatibleRecord.of(record, e));
             }
-            resolution
-                    .resolveWithoutChanges(record)
-                    .ifPresentOrElse(out::collect, () -> context.output(TABLE_UPDATES, record));
         }
 
         @Override

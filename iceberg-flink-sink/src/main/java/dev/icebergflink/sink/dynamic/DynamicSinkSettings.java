@@ -35,6 +35,7 @@ record DynamicSinkSettings(
         int inputSchemasPerTableCacheMaxSize,
         boolean caseSensitive,
         int maxOpenWriters,
+        boolean incompatibleRecordsToSideOutput,
         String uidPrefix)
         implements Serializable {
 

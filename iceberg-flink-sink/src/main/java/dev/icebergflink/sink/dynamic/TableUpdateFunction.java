@@ -41,7 +41,14 @@ final class TableUpdateFunction
     @Override
     public void processElement(
             DynamicRecord record, Context context, Collector<ResolvedRecord> out) {
-        out.collect(resolution.resolve(record));
+        try {
+            out.collect(resolution.resolve(record));
+        } catch (IncompatibleSchemaException e) {
+            if (!settings.incompatibleRecordsToSideOutput()) {
+                throw e;
+            }
+            context.output(DynamicRecordProcessor.INCOMPATIBLE, IncompatibleRecord.of(record, e));
+        }
     }
 
     @Override
