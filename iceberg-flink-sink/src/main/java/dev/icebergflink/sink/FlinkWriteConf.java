@@ -2,6 +2,7 @@ package dev.icebergflink.sink;
 
 import dev.icebergflink.options.OptionResolver;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -40,6 +41,7 @@ public final class FlinkWriteConf implements Serializable {
     private final String uidSuffix;
     private final String rangeStatisticsType;
     private final double rangeSortKeyBaseWeight;
+    private final Duration tableRefreshInterval;
     private final String upsertEnabledBy;
     private final MaintenanceRequest maintenance;
 
@@ -102,6 +104,16 @@ public final class FlinkWriteConf implements Serializable {
                             FlinkWriteOptions.RANGE_DISTRIBUTION_SORT_KEY_BASE_WEIGHT.key()));
         }
         this.rangeSortKeyBaseWeight = baseWeight;
+        Duration refresh =
+                resolver.getOptional(FlinkWriteOptions.TABLE_REFRESH_INTERVAL).orElse(null);
+        if (refresh != null && (refresh.isNegative() || refresh.isZero())) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value %s for option '%s': it must be a positive duration,"
+                                    + " e.g. '1 min'",
+                            refresh, FlinkWriteOptions.TABLE_REFRESH_INTERVAL.key()));
+        }
+        this.tableRefreshInterval = refresh;
     }
 
     private FlinkWriteConf(FlinkWriteConf other, boolean overwrite) {
@@ -120,6 +132,7 @@ public final class FlinkWriteConf implements Serializable {
         this.uidSuffix = other.uidSuffix;
         this.rangeStatisticsType = other.rangeStatisticsType;
         this.rangeSortKeyBaseWeight = other.rangeSortKeyBaseWeight;
+        this.tableRefreshInterval = other.tableRefreshInterval;
         this.maintenance = other.maintenance;
     }
 
@@ -162,6 +175,11 @@ public final class FlinkWriteConf implements Serializable {
     /** The extra weight of every distinct range key, as a fraction of one writer's share. */
     public double rangeSortKeyBaseWeight() {
         return rangeSortKeyBaseWeight;
+    }
+
+    /** How often writers look for a new schema or spec of their table; null for never. */
+    public Duration tableRefreshInterval() {
+        return tableRefreshInterval;
     }
 
     /**
@@ -295,6 +313,9 @@ public final class FlinkWriteConf implements Serializable {
                 + ", uidSuffix="
                 + uidSuffix
                 + (maintenance.enabled() ? ", maintenance=" + maintenance.enabledTasks() : "")
+                + (tableRefreshInterval != null
+                        ? ", tableRefreshInterval=" + tableRefreshInterval
+                        : "")
                 + (distributionMode == DistributionMode.RANGE
                         ? ", rangeStatisticsType="
                                 + rangeStatisticsType
@@ -323,6 +344,7 @@ public final class FlinkWriteConf implements Serializable {
                 && uidSuffix.equals(that.uidSuffix)
                 && rangeStatisticsType.equals(that.rangeStatisticsType)
                 && rangeSortKeyBaseWeight == that.rangeSortKeyBaseWeight
+                && Objects.equals(tableRefreshInterval, that.tableRefreshInterval)
                 && maintenance.equals(that.maintenance);
     }
 

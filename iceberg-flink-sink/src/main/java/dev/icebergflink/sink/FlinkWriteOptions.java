@@ -1,6 +1,7 @@
 package dev.icebergflink.sink;
 
 import dev.icebergflink.options.ConnectorOption;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOptions;
@@ -403,6 +404,28 @@ public final class FlinkWriteOptions {
                     .flinkConfigKey("flink-maintenance.convert-equality-deletes.enabled")
                     .build();
 
+    /** How often running writers look for a new schema or partition spec of their table. */
+    public static final ConnectorOption<Duration> TABLE_REFRESH_INTERVAL =
+            ConnectorOption.builder(
+                            ConfigOptions.key("table-refresh-interval")
+                                    .durationType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "How often running writers load their table again"
+                                                    + " to pick up a schema or partition spec"
+                                                    + " changed elsewhere (another job, ALTER"
+                                                    + " TABLE), e.g. '1 min'. A writer looks when"
+                                                    + " it starts the files of a checkpoint and"
+                                                    + " the interval has passed; from then on it"
+                                                    + " writes with the table's new spec, and"
+                                                    + " with its new schema, the input's rows"
+                                                    + " converted (new columns NULL, widened types"
+                                                    + " widened). Unset: writers keep the table"
+                                                    + " as it was when the job was built."),
+                            Duration.class)
+                    .flinkConfigKey("table-refresh-interval")
+                    .build();
+
     /** All write options, for validation of user-given keys and for generated docs. */
     public static List<ConnectorOption<?>> all() {
         return List.of(
@@ -422,6 +445,7 @@ public final class FlinkWriteOptions {
                 BRANCH,
                 WRITE_PARALLELISM,
                 UID_SUFFIX,
+                TABLE_REFRESH_INTERVAL,
                 REWRITE_ENABLED,
                 EXPIRE_SNAPSHOTS_ENABLED,
                 DELETE_ORPHAN_FILES_ENABLED,

@@ -162,7 +162,9 @@ public final class IcebergSink
                         : writerFactory,
                 new WriterMetrics(context.metricGroup()),
                 context.getTaskInfo().getIndexOfThisSubtask(),
-                context.getTaskInfo().getAttemptNumber());
+                context.getTaskInfo().getAttemptNumber(),
+                tableLoader,
+                conf.tableRefreshInterval());
     }
 
     @Override

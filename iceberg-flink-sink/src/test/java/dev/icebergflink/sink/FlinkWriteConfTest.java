@@ -35,6 +35,28 @@ class FlinkWriteConfTest {
     }
 
     @Test
+    void tableRefreshIntervalIsOffByDefaultAndMustBePositive() {
+        assertThat(FlinkWriteConf.resolve(Map.of(), null, Map.of()).tableRefreshInterval())
+                .isNull();
+        assertThat(
+                        FlinkWriteConf.resolve(
+                                        Map.of("table-refresh-interval", "30 s"), null, Map.of())
+                                .tableRefreshInterval())
+                .isEqualTo(java.time.Duration.ofSeconds(30));
+        Configuration flink = new Configuration();
+        flink.setString("table-refresh-interval", "1 min");
+        assertThat(FlinkWriteConf.resolve(Map.of(), flink, Map.of()).tableRefreshInterval())
+                .isEqualTo(java.time.Duration.ofMinutes(1));
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () ->
+                                FlinkWriteConf.resolve(
+                                        Map.of("table-refresh-interval", "0 s"), null, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'table-refresh-interval'")
+                .hasMessageContaining("positive duration");
+    }
+
+    @Test
     void overwriteLearnedLaterMakesACopyAndUpsertSaysWhereItWasSet() {
         FlinkWriteConf conf =
                 FlinkWriteConf.resolve(Map.of(), null, Map.of("write.upsert.enabled", "true"));
@@ -206,7 +228,7 @@ class FlinkWriteConfTest {
     @Test
     void everyOptionIsDescribedAndKnown() {
         List<ConnectorOption<?>> all = FlinkWriteOptions.all();
-        assertThat(all).hasSize(20);
+        assertThat(all).hasSize(21);
         for (ConnectorOption<?> option : all) {
             assertThat(new HtmlFormatter().format(option.configOption().description()))
                     .as(option.key())

@@ -168,7 +168,9 @@ public final class DynamicIcebergSink
                         FlinkWriteOptions.OVERWRITE_ENABLED.key(),
                         "overwrite(...)",
                         FlinkWriteOptions.UID_SUFFIX.key(),
-                        "uidPrefix(...)");
+                        "uidPrefix(...)",
+                        FlinkWriteOptions.TABLE_REFRESH_INTERVAL.key(),
+                        "cacheRefreshMs(...)");
 
         private final DataStream<T> input;
         private DynamicRecordGenerator<T> generator;

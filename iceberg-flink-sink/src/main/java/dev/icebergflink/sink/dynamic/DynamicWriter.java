@@ -3,6 +3,7 @@ package dev.icebergflink.sink.dynamic;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.sink.FlinkWriteConf;
 import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
+import dev.icebergflink.sink.writer.RowDataToTableSchema;
 import dev.icebergflink.sink.writer.WriterMetrics;
 import dev.icebergflink.sink.writer.WriterMode;
 import java.io.Closeable;

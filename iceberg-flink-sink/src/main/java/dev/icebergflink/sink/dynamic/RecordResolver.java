@@ -3,6 +3,7 @@ package dev.icebergflink.sink.dynamic;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.row.RowDataPartitioner;
 import dev.icebergflink.sink.distribution.EqualityKeySelector;
+import dev.icebergflink.sink.writer.RowDataToTableSchema;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,8 @@
 package dev.icebergflink.sink.writer;
 
+import dev.icebergflink.TableLoader;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
@@ -30,6 +32,7 @@ public final class IcebergSinkWriter implements CommittingSinkWriter<RowData, Wr
     private final WriterMetrics metrics;
     private final String tableName;
     private final int subtaskId;
+    private final TableFollower follower;
     private TaskWriter<RowData> current;
 
     /**
@@ -41,19 +44,45 @@ public final class IcebergSinkWriter implements CommittingSinkWriter<RowData, Wr
      */
     public IcebergSinkWriter(
             RowDataTaskWriterFactory factory, WriterMetrics metrics, int subtaskId, int attemptId) {
+        this(factory, metrics, subtaskId, attemptId, null, null);
+    }
+
+    /**
+     * A writer that follows its table's schema and spec changes ({@code table-refresh-interval}).
+     *
+     * @param tableLoader loads the table to look for changes; null to keep the factory's table
+     * @param refreshInterval how often to look; null to keep the factory's table
+     */
+    public IcebergSinkWriter(
+            RowDataTaskWriterFactory factory,
+            WriterMetrics metrics,
+            int subtaskId,
+            int attemptId,
+            TableLoader tableLoader,
+            Duration refreshInterval) {
         this.factory = factory;
         this.metrics = metrics;
         this.tableName = factory.table().name();
         this.subtaskId = subtaskId;
         factory.initialize(subtaskId, attemptId);
+        this.follower =
+                tableLoader == null || refreshInterval == null
+                        ? null
+                        : new TableFollower(
+                                factory,
+                                tableLoader,
+                                refreshInterval,
+                                System::currentTimeMillis,
+                                subtaskId,
+                                attemptId);
     }
 
     @Override
     public void write(RowData row, Context context) throws IOException {
         if (current == null) {
-            current = factory.create();
+            current = (follower == null ? factory : follower.factory()).create();
         }
-        current.write(row);
+        current.write(follower == null ? row : follower.convert(row));
         metrics.recordWritten();
     }
 

@@ -1,5 +1,6 @@
 package dev.icebergflink.sink.writer;
 
+import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.data.OpenedFiles;
 import dev.icebergflink.data.RowDataFileWriterFactory;
 import dev.icebergflink.sink.distribution.EqualityKeyBytes;
@@ -150,6 +151,42 @@ public final class RowDataTaskWriterFactory implements Serializable {
         this.equalityFieldIds = base.equalityFieldIds;
         this.keyTrackingMemory = keyTrackingMemory;
         this.spillDirectory = spillDirectory;
+    }
+
+    private RowDataTaskWriterFactory(RowDataTaskWriterFactory base, Table newTable) {
+        this.table =
+                newTable instanceof SerializableTable
+                        ? newTable
+                        : SerializableTable.copyOf(newTable);
+        this.dataSchema = newTable.schema();
+        this.flinkType = FlinkSchemaUtil.convert(newTable.schema());
+        this.format = base.format;
+        this.targetFileSizeBytes = base.targetFileSizeBytes;
+        this.writeProperties = base.writeProperties;
+        this.mode = base.mode;
+        this.equalityFieldIds = base.equalityFieldIds;
+        this.keyTrackingMemory = base.keyTrackingMemory;
+        this.spillDirectory = base.spillDirectory;
+    }
+
+    /**
+     * A copy of this factory that writes {@code newTable} as it is now: its current schema (rows of
+     * the new factory follow it) and spec, with this factory's format, sizes, writer properties,
+     * mode, equality fields and key tracking. Call {@link #initialize} on the copy.
+     *
+     * @throws IllegalArgumentException when the table lost an equality field
+     */
+    public RowDataTaskWriterFactory forTable(Table newTable) {
+        for (int id : equalityFieldIds) {
+            if (newTable.schema().findField(id) == null) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Table %s no longer has the equality field with id %d; the"
+                                        + " writers cannot follow its new schema %s",
+                                newTable.name(), id, newTable.schema().asStruct()));
+            }
+        }
+        return new RowDataTaskWriterFactory(this, newTable);
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.sink.committer.CommitSummaryKeys;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,9 +27,11 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.iceberg.PartitionSpec;
@@ -41,6 +44,9 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types.DecimalType;
+import org.apache.iceberg.types.Types.DoubleType;
+import org.apache.iceberg.types.Types.FloatType;
 import org.apache.iceberg.types.Types.IntegerType;
 import org.apache.iceberg.types.Types.LongType;
 import org.apache.iceberg.types.Types.NestedField;
@@ -70,6 +76,7 @@ class DynamicIcebergSinkITCase {
     private static final TableIdentifier CREATED = TableIdentifier.of(DB, "created");
     private static final TableIdentifier UPSERTED = TableIdentifier.of(DB, "upserted");
     private static final TableIdentifier BRANCHED = TableIdentifier.of(DB, "branched");
+    private static final TableIdentifier WIDENING = TableIdentifier.of(DB, "widening");
 
     /** Input records; the schemas and specs change at half of them. */
     private static final int RECORDS = 240;
@@ -135,6 +142,54 @@ class DynamicIcebergSinkITCase {
                                                                         "column 'name'",
                                                                         "int",
                                                                         "string")));
+        assertThat(catalog.loadTable(strict).currentSnapshot()).isNull();
+    }
+
+    @Test
+    void widensTypesMakesColumnsOptionalDropsColumnsAndConvertsNarrowerInput() throws Exception {
+        catalog.createTable(WIDENING, Widening.V1);
+        TableIdentifier strict = TableIdentifier.of(DB, "strict");
+        catalog.createTable(
+                strict,
+                new Schema(
+                        NestedField.required(1, "id", LongType.get()),
+                        NestedField.optional(2, "name", IntegerType.get())));
+        StreamExecutionEnvironment env = environment(false);
+        DynamicIcebergSink.Builder<Long> builder =
+                DynamicIcebergSink.forInput(source(env, 3 * Widening.STEP))
+                        .generator(new Widening(strict))
+                        .catalogLoader(catalogLoader)
+                        .dropUnusedColumns(true)
+                        .incompatibleRecordsToSideOutput(true);
+        builder.append();
+        List<IncompatibleRecord> incompatible = new ArrayList<>();
+        try (CloseableIterator<IncompatibleRecord> records =
+                builder.incompatibleRecords().executeAndCollect()) {
+            records.forEachRemaining(incompatible::add);
+        }
+
+        Table table = catalog.loadTable(WIDENING);
+        assertThat(table.schema().findField("price").type()).isEqualTo(DoubleType.get());
+        assertThat(table.schema().findField("price").isOptional()).isTrue();
+        assertThat(table.schema().findField("amount").type()).isEqualTo(DecimalType.of(12, 2));
+        assertThat(table.schema().findField("note")).isNull();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 3 * Widening.STEP; i++) {
+            expected.add(i + ":" + (i * 1.5d) + ":" + i + ".25");
+        }
+        assertThat(rows(table, null, "id", "price", "amount"))
+                .containsExactlyInAnyOrderElementsOf(expected);
+
+        // every third record also went to the strict table, whose name column is an int
+        assertThat(incompatible).hasSize(Widening.STEP);
+        assertThat(incompatible)
+                .allSatisfy(
+                        record -> {
+                            assertThat(record.table).isEqualTo("db.strict");
+                            assertThat(record.reason).contains("column 'name'");
+                            assertThat(record.schema).contains("\"name\"");
+                        });
+        assertThat(incompatible.stream().map(r -> r.row).toList()).contains("+I(0,n0)", "+I(3,n3)");
         assertThat(catalog.loadTable(strict).currentSnapshot()).isNull();
     }
 
@@ -362,6 +417,68 @@ class DynamicIcebergSinkITCase {
         private static DynamicRecord record(
                 TableIdentifier table, Schema schema, GenericRowData row) {
             return new DynamicRecord(table, null, schema, row, PartitionSpec.unpartitioned());
+        }
+    }
+
+    /**
+     * Records of {@link #WIDENING}: the table's own schema first, then a schema with wider and
+     * optional types and without the note column, then the first schema without the note again
+     * (narrower than the table by then); the changes fall on checkpoint boundaries (the source
+     * emits {@link #STEP} records per checkpoint). Every third record also goes to a table it does
+     * not fit.
+     */
+    private static final class Widening implements DynamicRecordGenerator<Long> {
+        static final int STEP = 40;
+        static final Schema V1 =
+                new Schema(
+                        NestedField.required(1, "id", LongType.get()),
+                        NestedField.required(2, "price", FloatType.get()),
+                        NestedField.required(3, "amount", DecimalType.of(10, 2)),
+                        NestedField.optional(4, "note", StringType.get()));
+        static final Schema WIDER =
+                new Schema(
+                        NestedField.required(1, "id", LongType.get()),
+                        NestedField.optional(2, "price", DoubleType.get()),
+                        NestedField.optional(3, "amount", DecimalType.of(12, 2)));
+        static final Schema NARROW =
+                new Schema(
+                        NestedField.required(1, "id", LongType.get()),
+                        NestedField.required(2, "price", FloatType.get()),
+                        NestedField.required(3, "amount", DecimalType.of(10, 2)));
+
+        private final String strict;
+
+        Widening(TableIdentifier strict) {
+            this.strict = strict.toString();
+        }
+
+        @Override
+        public void generate(Long value, Collector<DynamicRecord> out) {
+            int i = value.intValue();
+            DecimalData amount = DecimalData.fromBigDecimal(new BigDecimal(i + ".25"), 10, 2);
+            DynamicRecord record;
+            if (i < STEP) {
+                record = record(V1, GenericRowData.of(value, i * 1.5f, amount, s("n" + i)));
+            } else if (i < 2 * STEP) {
+                DecimalData wide = DecimalData.fromBigDecimal(new BigDecimal(i + ".25"), 12, 2);
+                record = record(WIDER, GenericRowData.of(value, i * 1.5d, wide));
+            } else {
+                record = record(NARROW, GenericRowData.of(value, i * 1.5f, amount));
+            }
+            out.collect(record);
+            if (i % 3 == 0) {
+                out.collect(
+                        new DynamicRecord(
+                                TableIdentifier.parse(strict),
+                                null,
+                                Mixed.NAMES,
+                                GenericRowData.of(value, s("n" + value)),
+                                PartitionSpec.unpartitioned()));
+            }
+        }
+
+        private static DynamicRecord record(Schema schema, GenericRowData row) {
+            return new DynamicRecord(WIDENING, null, schema, row, PartitionSpec.unpartitioned());
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.icebergflink.sink.dynamic;
+package dev.icebergflink.sink.writer;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import java.io.Serializable;
@@ -17,14 +17,16 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * Turns rows of a record's schema into rows of its table's schema, after the table took the
- * record's schema changes ({@link SchemaEvolution}): fields matched by name and put in the table's
- * order, values of types the table widens converted (int to long, float to double, decimals to the
- * table's precision), columns the record lacks NULL.
+ * Turns rows of one schema into rows of a table's schema that evolved from it or took its changes:
+ * fields matched by name and put in the table's order, values of types the table widens converted
+ * (int to long, float to double, decimals to the table's precision), columns the rows lack NULL,
+ * columns the table no longer has left out.
  *
- * <p>It exists because a table that several input schemas write into has one schema, often wider
- * than each input's, and Iceberg's writers take rows of the table's schema. When the two schemas
- * have the same fields with the same types in the same order, rows pass unchanged.
+ * <p>It exists because Iceberg's writers take rows of the table's current schema, while rows often
+ * follow another one: the dynamic sink's records carry their own schema, and a running sink that
+ * follows its table ({@code table-refresh-interval}) gets rows of the schema the job was built
+ * with. When the two schemas have the same fields with the same types in the same order, rows pass
+ * unchanged.
  */
 @Internal
 public final class RowDataToTableSchema implements Serializable {
@@ -35,7 +37,7 @@ public final class RowDataToTableSchema implements Serializable {
 
     /**
      * @param inputSchema the schema the rows follow
-     * @param tableSchema the table's schema, which takes the input (see {@link SchemaEvolution})
+     * @param tableSchema the table's schema, which takes the input (only widening changes)
      * @param caseSensitive whether names match exactly
      */
     public RowDataToTableSchema(Schema inputSchema, Schema tableSchema, boolean caseSensitive) {

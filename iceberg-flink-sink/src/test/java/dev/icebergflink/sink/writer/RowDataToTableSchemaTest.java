@@ -1,4 +1,4 @@
-package dev.icebergflink.sink.dynamic;
+package dev.icebergflink.sink.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
