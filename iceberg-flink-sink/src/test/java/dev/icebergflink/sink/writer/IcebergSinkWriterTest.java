@@ -6,16 +6,9 @@ import dev.icebergflink.FlinkSchemaUtil;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Gauge;
-import org.apache.flink.metrics.SimpleCounter;
-import org.apache.flink.metrics.groups.OperatorIOMetricGroup;
-import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.hadoop.conf.Configuration;
@@ -30,45 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class IcebergSinkWriterTest {
-
-    /** A sink-writer metric group that remembers its counters by name. */
-    private static final class TestingMetricGroup extends UnregisteredMetricsGroup
-            implements SinkWriterMetricGroup {
-        final Map<String, Counter> counters = new HashMap<>();
-
-        @Override
-        public Counter counter(String name) {
-            return counters.computeIfAbsent(name, n -> new SimpleCounter());
-        }
-
-        @Override
-        public Counter getNumRecordsOutErrorsCounter() {
-            return counter("numRecordsOutErrors");
-        }
-
-        @Override
-        public Counter getNumRecordsSendErrorsCounter() {
-            return counter("numRecordsSendErrors");
-        }
-
-        @Override
-        public Counter getNumRecordsSendCounter() {
-            return counter("numRecordsSend");
-        }
-
-        @Override
-        public Counter getNumBytesSendCounter() {
-            return counter("numBytesSend");
-        }
-
-        @Override
-        public void setCurrentSendTimeGauge(Gauge<Long> gauge) {}
-
-        @Override
-        public OperatorIOMetricGroup getIOMetricGroup() {
-            return UnregisteredMetricsGroup.createOperatorIOMetricGroup();
-        }
-    }
 
     @TempDir Path dir;
 
@@ -90,7 +44,7 @@ class IcebergSinkWriterTest {
                         Map.of(),
                         WriterMode.APPEND,
                         List.of());
-        TestingMetricGroup metrics = new TestingMetricGroup();
+        TestingSinkWriterMetricGroup metrics = new TestingSinkWriterMetricGroup();
         IcebergSinkWriter writer = new IcebergSinkWriter(factory, new WriterMetrics(metrics), 0, 0);
 
         assertThat(writer.prepareCommit()).as("nothing written: no committable").isEmpty();
