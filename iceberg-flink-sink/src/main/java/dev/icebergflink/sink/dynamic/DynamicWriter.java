@@ -42,10 +42,11 @@ import org.slf4j.LoggerFactory;
  * files are written exactly as {@code IcebergSink} writes them; rows written by key track their
  * keys within the checkpoint, so that a later change of a key replaces an earlier one.
  *
- * <p>At most {@code maxOpenWriters} task writers are open at a time, across tables: opening one
- * more completes the least recently used one, whose files are handed on with the checkpoint's
- * results. The memory for keys ({@code upsert-key-memory}, per writer subtask) is shared among the
- * open writers that write by key.
+ * <p>At most {@code maxOpenWriters} task writers that append are open at a time, across tables:
+ * opening one more completes the least recently used one, whose files are handed on with the
+ * checkpoint's results. Writers that write by key stay open until the checkpoint (see {@link
+ * #completeLeastRecentlyUsedAppendWriter}). The memory for keys ({@code upsert-key-memory}, per
+ * writer subtask) is shared among the open writers that write by key.
  *
  * <p>Like the single-table writer it keeps no state: files not handed on when a failure strikes are
  * written again from the replayed input and never committed.
@@ -114,13 +115,17 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
                         table.schema().schemaId(),
                         table.spec().specId(),
                         record.upsert(),
-                        Arrays.stream(record.equalityFieldIds()).boxed().toList());
+                        fieldIds(record.equalityFieldIds()));
         TaskWriter<RowData> writer = open.get(key);
         if (writer == null) {
             writer = openWriter(key, table);
         }
         writer.write(row);
         metrics.recordWritten();
+    }
+
+    private static List<Integer> fieldIds(int[] ids) {
+        return ids.length == 0 ? List.of() : Arrays.stream(ids).boxed().toList();
     }
 
     /**
@@ -177,14 +182,10 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
 
     private TaskWriter<RowData> openWriter(WriterKey key, Table table) {
         if (open.size() >= settings.maxOpenWriters()) {
-            Iterator<Map.Entry<WriterKey, TaskWriter<RowData>>> eldest = open.entrySet().iterator();
-            Map.Entry<WriterKey, TaskWriter<RowData>> least = eldest.next();
-            eldest.remove();
-            LOG.debug(
-                    "Completing the writer of {}: {} writers are open",
-                    least.getKey(),
-                    open.size() + 1);
-            complete(least.getKey(), least.getValue());
+            completeLeastRecentlyUsedAppendWriter();
+        }
+        if (key.writesByKey()) {
+            warnOnSecondKeyedWriter(key);
         }
         RowDataTaskWriterFactory factory = factories.get(key);
         if (factory == null) {
@@ -194,6 +195,54 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
         TaskWriter<RowData> writer = factory.create();
         open.put(key, writer);
         return writer;
+    }
+
+    /**
+     * Makes room for one more writer by completing the least recently used writer that appends.
+     * Writers that write by key stay open until the checkpoint: a key's earlier change in a
+     * completed writer's files would survive its later change, since both go into one commit and
+     * Iceberg applies equality deletes only to earlier commits.
+     */
+    private void completeLeastRecentlyUsedAppendWriter() {
+        Iterator<Map.Entry<WriterKey, TaskWriter<RowData>>> writers = open.entrySet().iterator();
+        while (writers.hasNext()) {
+            Map.Entry<WriterKey, TaskWriter<RowData>> candidate = writers.next();
+            if (!candidate.getKey().writesByKey()) {
+                writers.remove();
+                LOG.debug(
+                        "Completing the writer of {}: {} writers are open",
+                        candidate.getKey(),
+                        open.size() + 1);
+                complete(candidate.getKey(), candidate.getValue());
+                return;
+            }
+        }
+    }
+
+    /**
+     * Warns when a table and branch gets a second writer by key within one checkpoint (its schema
+     * or spec changed): a key changed both before and after the change in this checkpoint keeps
+     * both rows, as the two writers' files go into one commit.
+     */
+    private void warnOnSecondKeyedWriter(WriterKey key) {
+        for (WriterKey other : open.keySet()) {
+            if (other.writesByKey()
+                    && other.table().equals(key.table())
+                    && other.branch().equals(key.branch())) {
+                LOG.warn(
+                        "Table {} branch {}: schema {} / spec {} replaces schema {} / spec {} within"
+                                + " one checkpoint for rows written by key; a key changed both"
+                                + " before and after the change in this checkpoint keeps both"
+                                + " rows",
+                        key.table(),
+                        key.branch(),
+                        key.schemaId(),
+                        key.specId(),
+                        other.schemaId(),
+                        other.specId());
+                return;
+            }
+        }
     }
 
     private RowDataTaskWriterFactory factory(WriterKey key, Table table) {
@@ -301,7 +350,13 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
             int schemaId,
             int specId,
             boolean upsert,
-            List<Integer> equalityFieldIds) {}
+            List<Integer> equalityFieldIds) {
+
+        /** Whether rows are written by key (upserts or equality fields). */
+        boolean writesByKey() {
+            return upsert || !equalityFieldIds.isEmpty();
+        }
+    }
 
     /** A table schema and spec a record named. */
     private record RecordShape(TableIdentifier table, int schemaId, int specId) {}

@@ -41,6 +41,7 @@ public final class RecordResolver {
     private final boolean caseSensitive;
     private final Map<TableIdentifier, LinkedHashMap<InputKey, Resolved>> resolvedByTable =
             new HashMap<>();
+    private final Map<TableIdentifier, LastInput> lastByTable = new HashMap<>();
 
     /**
      * @param updater makes tables ready for records
@@ -101,12 +102,24 @@ public final class RecordResolver {
 
     /** What was worked out for the record's input schema, if the table has not changed since. */
     private Resolved known(DynamicRecord record) {
-        Resolved resolved = inputsOf(record).get(InputKey.of(record));
+        LastInput last = lastByTable.get(record.tableIdentifier());
+        Resolved resolved =
+                last != null && last.isSameAs(record)
+                        ? last.resolved()
+                        : inputsOf(record).get(InputKey.of(record));
         if (resolved == null) {
             return null;
         }
         Table current = tables.table(record.tableIdentifier()).orElse(null);
-        return current != null && resolved.matches(current) ? resolved : null;
+        if (current == null || !resolved.matches(current)) {
+            return null;
+        }
+        if (last == null || last.resolved() != resolved || !last.isSameAs(record)) {
+            lastByTable.put(
+                    record.tableIdentifier(),
+                    new LastInput(record.schema(), record.spec(), record.branch(), resolved));
+        }
+        return resolved;
     }
 
     private Resolved remember(DynamicRecord record, Table table) {
@@ -268,6 +281,18 @@ public final class RecordResolver {
         /** A hash of the row's key, the same in every JVM. */
         int hash(RowData converted) {
             return selector.getKey(converted).hashCode();
+        }
+    }
+
+    /**
+     * The schema, spec and branch objects of a table's last record: consecutive records mostly
+     * share these objects, and comparing references spares comparing schemas field by field.
+     */
+    private record LastInput(Schema schema, PartitionSpec spec, String branch, Resolved resolved) {
+        boolean isSameAs(DynamicRecord record) {
+            return schema == record.schema()
+                    && spec == record.spec()
+                    && Objects.equals(branch, record.branch());
         }
     }
 

@@ -21,7 +21,8 @@ final class WriterPartitioner implements Partitioner<ResolvedRecord> {
     @Override
     public int partition(ResolvedRecord record, int writers) {
         int window = Math.min(record.writeParallelism(), writers);
-        int first = Math.floorMod(record.table().toString().hashCode(), writers);
+        // TableIdentifier's hash is built from its strings' hashes: the same in every JVM
+        int first = Math.floorMod(record.table().hashCode(), writers);
         return (first + Math.floorMod(record.distributionKey(), window)) % writers;
     }
 

@@ -92,6 +92,52 @@ class DynamicWriterTest {
     }
 
     @Test
+    void writersByKeyStayOpenUntilTheCheckpointWhateverTheBound() throws Exception {
+        Catalog catalog = catalogLoader.loadCatalog();
+        TableIdentifier keyed = TableIdentifier.of("db", "keyed");
+        catalog.createTable(
+                keyed, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+        DynamicWriter writer =
+                new DynamicWriter(
+                        settings(1),
+                        new WriterMetrics(new TestingSinkWriterMetricGroup()),
+                        0,
+                        0,
+                        configured -> null);
+        ResolvedRecord first = upsert(keyed, 1, "first");
+        writer.write(first, null);
+        writer.write(record(TABLES.get(0), 2), null);
+        writer.write(record(TABLES.get(1), 3), null);
+        writer.write(upsert(keyed, 1, "second"), null);
+        Map<TableIdentifier, DynamicWriteResult> results =
+                writer.prepareCommit().stream()
+                        .collect(Collectors.toMap(DynamicWriteResult::table, r -> r));
+        // one writer wrote both changes of key 1: the first row is deleted by position
+        assertThat(results.get(keyed).result().dataFiles()).hasSize(1);
+        assertThat(results.get(keyed).result().dataFiles()[0].recordCount()).isEqualTo(2);
+        assertThat(
+                        Arrays.stream(results.get(keyed).result().deleteFiles())
+                                .map(f -> f.content().name())
+                                .toList())
+                .contains("POSITION_DELETES");
+        writer.close();
+    }
+
+    private static ResolvedRecord upsert(TableIdentifier table, long id, String data) {
+        return new ResolvedRecord(
+                table,
+                "main",
+                SCHEMA.schemaId(),
+                0,
+                GenericRowData.of(id, StringData.fromString(data)),
+                true,
+                new int[] {1},
+                1,
+                0,
+                ROW_TYPE);
+    }
+
+    @Test
     void aRecordOfASchemaTheWriterDoesNotKnowMakesItLoadTheTableAgain() throws Exception {
         DynamicWriter writer =
                 new DynamicWriter(
