@@ -37,7 +37,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * the equality fields (an int count and the names, sorted), and the row ({@link BinaryRows}).
  */
 @Internal
-public final class DynamicRecordSerializer extends TypeSerializer<DynamicRecord> {
+public final class DynamicRecordSerializer extends RecordSerializer<DynamicRecord> {
 
     private static final long serialVersionUID = 1L;
 
@@ -47,24 +47,13 @@ public final class DynamicRecordSerializer extends TypeSerializer<DynamicRecord>
     /** Parsed schemas, specs and converted row types kept per serializer instance. */
     private static final int CACHE_SIZE = 64;
 
-    private transient BinaryRows rows;
     private transient Map<Schema, SchemaForm> bySchema;
     private transient Map<String, Schema> schemasByJson;
     private transient Map<List<String>, PartitionSpec> specsByJson;
 
     @Override
-    public boolean isImmutableType() {
-        return false;
-    }
-
-    @Override
     public TypeSerializer<DynamicRecord> duplicate() {
         return new DynamicRecordSerializer();
-    }
-
-    @Override
-    public DynamicRecord createInstance() {
-        return null;
     }
 
     @Override
@@ -81,16 +70,6 @@ public final class DynamicRecordSerializer extends TypeSerializer<DynamicRecord>
         copy.setUpsertMode(from.upsertMode());
         copy.setEqualityFields(from.equalityFields());
         return copy;
-    }
-
-    @Override
-    public DynamicRecord copy(DynamicRecord from, DynamicRecord reuse) {
-        return copy(from);
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -151,16 +130,6 @@ public final class DynamicRecordSerializer extends TypeSerializer<DynamicRecord>
         return record;
     }
 
-    @Override
-    public DynamicRecord deserialize(DynamicRecord reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
-    }
-
     private SchemaForm form(Schema schema) {
         if (bySchema == null) {
             bySchema = new IdentityHashMap<>();
@@ -188,23 +157,6 @@ public final class DynamicRecordSerializer extends TypeSerializer<DynamicRecord>
             specsByJson = LruMaps.bounded(CACHE_SIZE);
         }
         return specsByJson;
-    }
-
-    private BinaryRows rows() {
-        if (rows == null) {
-            rows = new BinaryRows();
-        }
-        return rows;
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof DynamicRecordSerializer;
-    }
-
-    @Override
-    public int hashCode() {
-        return DynamicRecordSerializer.class.hashCode();
     }
 
     @Override

@@ -20,19 +20,12 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * distribution key (ints), and the row ({@link BinaryRows}: arity, size, bytes).
  */
 @Internal
-public final class ResolvedRecordSerializer extends TypeSerializer<ResolvedRecord> {
+public final class ResolvedRecordSerializer extends RecordSerializer<ResolvedRecord> {
 
     private static final long serialVersionUID = 1L;
 
     /** The first (and current) format. */
     static final int VERSION_1 = 1;
-
-    private transient BinaryRows rows;
-
-    @Override
-    public boolean isImmutableType() {
-        return false;
-    }
 
     @Override
     public TypeSerializer<ResolvedRecord> duplicate() {
@@ -40,23 +33,8 @@ public final class ResolvedRecordSerializer extends TypeSerializer<ResolvedRecor
     }
 
     @Override
-    public ResolvedRecord createInstance() {
-        return null;
-    }
-
-    @Override
     public ResolvedRecord copy(ResolvedRecord from) {
         return from.withRow(rows().copy(from.row(), from.rowType()));
-    }
-
-    @Override
-    public ResolvedRecord copy(ResolvedRecord from, ResolvedRecord reuse) {
-        return copy(from);
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -114,33 +92,6 @@ public final class ResolvedRecordSerializer extends TypeSerializer<ResolvedRecor
                 writeParallelism,
                 distributionKey,
                 null);
-    }
-
-    @Override
-    public ResolvedRecord deserialize(ResolvedRecord reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
-    }
-
-    private BinaryRows rows() {
-        if (rows == null) {
-            rows = new BinaryRows();
-        }
-        return rows;
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ResolvedRecordSerializer;
-    }
-
-    @Override
-    public int hashCode() {
-        return ResolvedRecordSerializer.class.hashCode();
     }
 
     @Override
