@@ -89,11 +89,14 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
         this.attemptId = attemptId;
         this.spillDirectories = spillDirectories;
         this.catalog = settings.catalogLoader().loadCatalog();
+        // No refresh by age: records name the schema and spec they were resolved against, and a
+        // record naming one this writer does not know makes it load the table (see table()), so
+        // the writers add no catalog load per table and second to the resolution's own
         this.tables =
                 new TableMetadataCache(
                         catalog,
                         settings.cacheMaxSize(),
-                        settings.cacheRefreshMs(),
+                        Long.MAX_VALUE,
                         System::currentTimeMillis);
         this.factories =
                 LruMaps.bounded(Math.max(settings.cacheMaxSize(), settings.maxOpenWriters()));
