@@ -382,6 +382,10 @@ public final class DynamicIcebergSink
             SingleOutputStreamOperator<ResolvedRecord> generated =
                     input.process(new DynamicRecordProcessor<>(generator, settings), resolvedType)
                             .name("Iceberg dynamic records");
+            if (input.getParallelism() > 0) {
+                // the input's order reaches the writers: no rebalance in front of the generator
+                generated.setParallelism(input.getParallelism());
+            }
             uid(generated, "generator");
             DataStream<ResolvedRecord> resolved = generated;
             incompatibleRecords = generated.getSideOutput(DynamicRecordProcessor.INCOMPATIBLE);

@@ -11,7 +11,8 @@ import org.apache.flink.util.Collector;
  *
  * <p>It is where a job decides, per record, the table, branch, schema, partition spec and upsert
  * mode; for database replication it typically maps a change event's source table and schema to an
- * Iceberg table and schema. It runs in the sink's first operator, with that operator's parallelism.
+ * Iceberg table and schema. It runs in the sink's first operator, with the input's parallelism, so
+ * that the changes of one input partition keep their order.
  *
  * @param <T> the input record type
  */

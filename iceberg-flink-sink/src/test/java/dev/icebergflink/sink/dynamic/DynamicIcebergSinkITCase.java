@@ -300,11 +300,15 @@ class DynamicIcebergSinkITCase {
         for (Snapshot s = head;
                 s != null;
                 s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
-            if (s.summary().containsKey(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID)) {
-                checkpoints.add(
-                        0,
-                        Long.parseLong(
-                                s.summary().get(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID)));
+            // the end of input's commit records the last regular checkpoint as committed and
+            // its own id as the end of input
+            String checkpoint =
+                    s.summary()
+                            .getOrDefault(
+                                    CommitSummaryKeys.END_OF_INPUT_CHECKPOINT_ID,
+                                    s.summary().get(CommitSummaryKeys.MAX_COMMITTED_CHECKPOINT_ID));
+            if (checkpoint != null) {
+                checkpoints.add(0, Long.parseLong(checkpoint));
                 assertThat(s.summary()).containsKey(CommitSummaryKeys.JOB_ID);
             }
         }
