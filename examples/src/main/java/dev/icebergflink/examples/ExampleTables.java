@@ -10,12 +10,13 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * Catalog chores the examples share: creating their table (and its database) when it is missing,
- * and the numbers they print about a table.
+ * and the facts and numbers they print about a table.
  */
 public final class ExampleTables {
 
@@ -34,15 +35,36 @@ public final class ExampleTables {
             Map<String, String> properties) {
         Catalog catalog = catalogLoader.loadCatalog();
         try {
-            if (catalog instanceof SupportsNamespaces namespaces
-                    && !namespaces.namespaceExists(identifier.namespace())) {
-                namespaces.createNamespace(identifier.namespace());
-            }
+            createNamespaceIfMissing(catalog, identifier.namespace());
             if (catalog.tableExists(identifier)) {
                 return false;
             }
             catalog.createTable(identifier, schema, spec, properties);
             return true;
+        } finally {
+            closeQuietly(catalog);
+        }
+    }
+
+    /**
+     * Creates the namespace (database) when the catalog has namespaces and lacks it, for examples
+     * whose tables are created by the sink; returns whether it created it.
+     */
+    public static boolean createNamespaceIfMissing(
+            CatalogLoader catalogLoader, Namespace namespace) {
+        Catalog catalog = catalogLoader.loadCatalog();
+        try {
+            return createNamespaceIfMissing(catalog, namespace);
+        } finally {
+            closeQuietly(catalog);
+        }
+    }
+
+    /** Whether the catalog has the table. */
+    public static boolean exists(CatalogLoader catalogLoader, TableIdentifier identifier) {
+        Catalog catalog = catalogLoader.loadCatalog();
+        try {
+            return catalog.tableExists(identifier);
         } finally {
             closeQuietly(catalog);
         }
@@ -83,6 +105,15 @@ public final class ExampleTables {
 
     private static long summaryLong(Snapshot snapshot, String key) {
         return snapshot == null ? 0 : Long.parseLong(snapshot.summary().getOrDefault(key, "0"));
+    }
+
+    private static boolean createNamespaceIfMissing(Catalog catalog, Namespace namespace) {
+        if (catalog instanceof SupportsNamespaces namespaces
+                && !namespaces.namespaceExists(namespace)) {
+            namespaces.createNamespace(namespace);
+            return true;
+        }
+        return false;
     }
 
     private static void closeQuietly(Catalog catalog) {
