@@ -28,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The smoke run of the {@code dynamic-*} workloads at a tiny size, in process: {@code
  * dynamic-10-tables} runs through {@link WorkloadRunner} (tables created, one {@code
  * DynamicIcebergSink} job, the content check, the tables dropped), the routing spreads the ids over
- * every table, and the content check notices a row in the wrong table, a missing row and a changed
- * value. No time is asserted.
+ * every table, the content check notices a row in the wrong table, a missing row and a changed
+ * value, and the report compares the workloads with {@code append-parquet} per CPU second as well
+ * as per second. No time is asserted.
  */
 class DynamicSinkWorkloadsTest {
 
@@ -116,6 +117,59 @@ class DynamicSinkWorkloadsTest {
         assertThatThrownBy(() -> check.check(List.of(written.get(0), written.get(1), other)))
                 .isInstanceOf(WrongAnswerException.class)
                 .hasMessageContaining("should be");
+    }
+
+    @Test
+    void theReportComparesRowsPerCpuSecondWithTheAppend() {
+        List<ResultLine> lines =
+                List.of(
+                        new ResultLine(
+                                "append-parquet",
+                                1,
+                                1000,
+                                1,
+                                2,
+                                1,
+                                2,
+                                1,
+                                0.9,
+                                "limit-write-parquet"),
+                        new ResultLine(
+                                "dynamic-100-tables",
+                                1,
+                                1000,
+                                4,
+                                200,
+                                1,
+                                5,
+                                1,
+                                0.25,
+                                "append-parquet"));
+        List<DynamicSinkComparison> comparisons =
+                DynamicSinkComparison.of(WorkloadSummary.of(lines));
+
+        assertThat(comparisons).hasSize(1);
+        assertThat(comparisons.get(0).referenceRow())
+                .isEqualTo("| append-parquet | 1 | 1,000 | 2 | 1,000 | 500 | 1.00x | 1.00x |\n");
+        assertThat(comparisons.get(0).markdownRow())
+                .isEqualTo(
+                        "| dynamic-100-tables | 100 | 1,000 | 200 | 250 | 200 | 0.25x | 0.40x |\n");
+        assertThat(comparisons.get(0).consoleLine())
+                .isEqualTo(
+                        "dynamic-100-tables (100 tables, 200 files): 250 rows/s (0.25x of"
+                                + " append-parquet), 200 rows per CPU s (0.40x)\n");
+        String markdown =
+                BenchmarkReport.markdown(
+                        SuiteOptions.parse(new String[] {"--rows", "1000", "--runs", "1"}),
+                        new MachineInfo("cpu", 2, "1 GiB", "os", "kernel", "jdk"),
+                        WorkloadSummary.of(lines),
+                        lines,
+                        "none");
+        assertThat(markdown)
+                .contains("## DynamicIcebergSink: one stream into many tables")
+                .contains(comparisons.get(0).referenceRow() + comparisons.get(0).markdownRow());
+        // without its reference no comparison is made
+        assertThat(DynamicSinkComparison.of(WorkloadSummary.of(lines.subList(1, 2)))).isEmpty();
     }
 
     private static void append(Table table, long rows, LongPredicate ids, BenchmarkRows values)
