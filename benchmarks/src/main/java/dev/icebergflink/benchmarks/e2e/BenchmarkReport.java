@@ -206,6 +206,23 @@ final class BenchmarkReport {
             md.append("\n");
         }
 
+        List<DynamicSinkComparison> dynamic = DynamicSinkComparison.of(summaries);
+        if (!dynamic.isEmpty()) {
+            md.append("## DynamicIcebergSink: one stream into many tables\n\n");
+            md.append(
+                    "The generated rows through one `DynamicIcebergSink` (write parallelism 2)"
+                            + " into 10 or 100 unpartitioned Parquet tables, created before the job;"
+                            + " each row goes to the table Iceberg's bucket transform of its id"
+                            + " picks. Compared with `append-parquet`, the same rows through"
+                            + " `IcebergSink` into one table. Rows per CPU s divide the rows by the"
+                            + " child's median CPU seconds; the rows/s ratio is the median of the"
+                            + " rounds' ratios.\n\n");
+            md.append(DynamicSinkComparison.markdownHeader());
+            md.append(dynamic.get(0).referenceRow());
+            dynamic.forEach(comparison -> md.append(comparison.markdownRow()));
+            md.append("\n");
+        }
+
         md.append("## Findings\n\n")
                 .append(FINDINGS_BEGIN)
                 .append("\n")

@@ -88,6 +88,13 @@ public final class BenchmarkSuite {
             out.println("Full scan before -> after RewriteEqualityDeletes (medians):");
             rewrites.forEach(comparison -> out.print(comparison.consoleLine()));
         }
+        List<DynamicSinkComparison> dynamic = DynamicSinkComparison.of(summaries);
+        if (!dynamic.isEmpty()) {
+            out.println();
+            out.println(
+                    "DynamicIcebergSink into many tables against the one-table append (medians):");
+            dynamic.forEach(comparison -> out.print(comparison.consoleLine()));
+        }
         if (options.docsDir() != null) {
             BenchmarkReport.write(
                     options.docsDir(), options, MachineInfo.current(), summaries, lines);

@@ -54,6 +54,11 @@ final class BenchmarkTables {
         return warehouse;
     }
 
+    /** The loader of the catalog {@code lake}, for sinks that load tables themselves. */
+    CatalogLoader catalogLoader() {
+        return catalogLoader;
+    }
+
     /** The warehouse URI, as SQL's CREATE CATALOG wants it. */
     String warehouseUri() {
         return warehouse.toUri().toString();

@@ -44,7 +44,7 @@ record RewriteComparison(WorkloadSummary before, WorkloadSummary after) {
 
     /** The rows one CPU second of the child process read: the median rows over the median CPU s. */
     static double rowsPerCpuSecond(WorkloadSummary summary) {
-        return summary.medianCpuSeconds() > 0 ? summary.rows() / summary.medianCpuSeconds() : 0;
+        return summary.rowsPerCpuSecond();
     }
 
     /** After/before in rows per CPU second. */

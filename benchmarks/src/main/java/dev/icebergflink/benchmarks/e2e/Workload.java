@@ -11,8 +11,9 @@ import org.apache.iceberg.FileFormat;
  * generic limits, then the connector's writes and reads, last the reads of an upserted table before
  * and after its equality deletes are converted and the changelog read of its upserts. Each workload
  * names the reference its rows/s are compared with (a generic limit; the upsert compares with the
- * Parquet append, as its target does; a read after the conversion with the same read before it) and
- * its target ratio to that reference, if it has one.
+ * Parquet append, as its target does, and so do the dynamic sink's writes into many tables; a read
+ * after the conversion with the same read before it) and its target ratio to that reference, if it
+ * has one.
  */
 public enum Workload {
     GENERATOR("generator", Kind.GENERATOR, FileFormat.PARQUET, null, 0),
@@ -38,6 +39,28 @@ public enum Workload {
     UPSERT("upsert", Kind.UPSERT, FileFormat.PARQUET, "append-parquet", 0.5),
     /** The upsert with the promise of unique keys: no key shuffle, sort or de-duplication. */
     UPSERT_UNIQUE_KEYS("upsert-unique-keys", Kind.UPSERT, FileFormat.PARQUET, "append-parquet", 0),
+    /**
+     * One stream of the generated rows spread by {@code DynamicIcebergSink} over 10 unpartitioned
+     * Parquet tables (the table is a bucket of the id), compared with the single-table Parquet
+     * append of the same rows.
+     */
+    DYNAMIC_10_TABLES(
+            "dynamic-10-tables",
+            Kind.DYNAMIC_APPEND,
+            FileFormat.PARQUET,
+            "append-parquet",
+            0,
+            2,
+            10),
+    /** {@link #DYNAMIC_10_TABLES} over 100 tables. */
+    DYNAMIC_100_TABLES(
+            "dynamic-100-tables",
+            Kind.DYNAMIC_APPEND,
+            FileFormat.PARQUET,
+            "append-parquet",
+            0,
+            2,
+            100),
     SCAN_PARQUET("scan-parquet", Kind.SCAN, FileFormat.PARQUET, "limit-read-parquet", 0.9),
     SCAN_ORC("scan-orc", Kind.SCAN, FileFormat.ORC, "limit-read-orc", 0.9),
     SCAN_AVRO("scan-avro", Kind.SCAN, FileFormat.AVRO, "limit-read-avro", 0.9),
@@ -95,6 +118,11 @@ public enum Workload {
         APPEND_PARTITIONED,
         SQL_INSERT,
         UPSERT,
+        /**
+         * One stream appended through {@code DynamicIcebergSink} into {@link Workload#tables()}
+         * tables, each row into the table its id routes to ({@link DynamicRouting}).
+         */
+        DYNAMIC_APPEND,
         SCAN,
         SCAN_PROJECTED_FILTERED,
         SQL_COUNT,
@@ -130,6 +158,7 @@ public enum Workload {
     private final String reference;
     private final double target;
     private final int formatVersion;
+    private final int tables;
 
     Workload(String id, Kind kind, FileFormat format, String reference, double target) {
         this(id, kind, format, reference, target, 2);
@@ -142,12 +171,24 @@ public enum Workload {
             String reference,
             double target,
             int formatVersion) {
+        this(id, kind, format, reference, target, formatVersion, 1);
+    }
+
+    Workload(
+            String id,
+            Kind kind,
+            FileFormat format,
+            String reference,
+            double target,
+            int formatVersion,
+            int tables) {
         this.id = id;
         this.kind = kind;
         this.format = format;
         this.reference = reference;
         this.target = target;
         this.formatVersion = formatVersion;
+        this.tables = tables;
     }
 
     /** The name in result lines, on the command line and in the docs. */
@@ -180,6 +221,14 @@ public enum Workload {
      */
     public int formatVersion() {
         return formatVersion;
+    }
+
+    /**
+     * How many tables the workload writes: the dynamic sink's tables for {@link
+     * Kind#DYNAMIC_APPEND}, 1 for every other workload.
+     */
+    public int tables() {
+        return tables;
     }
 
     /** The workload named {@code id}. */

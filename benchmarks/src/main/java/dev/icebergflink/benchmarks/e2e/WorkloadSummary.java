@@ -78,6 +78,14 @@ record WorkloadSummary(
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
+    /**
+     * The rows one CPU second of the child process handled: the rows over the median CPU seconds of
+     * the measured part; 0 when no CPU time was measured.
+     */
+    double rowsPerCpuSecond() {
+        return medianCpuSeconds > 0 ? rows / medianCpuSeconds : 0;
+    }
+
     /** Whether the workload has a target and its median ratio meets it. */
     boolean meetsTarget() {
         return workload.target() > 0
