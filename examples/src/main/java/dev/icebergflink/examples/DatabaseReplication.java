@@ -69,11 +69,8 @@ import org.apache.iceberg.types.Types.NestedField;
  * <p>Upserts are only right when the changes of a row are applied in the order the database made
  * them. The change log is therefore keyed by row before the sink, so that all changes of a row
  * reach the same generator instance, and the sink sends all records of a key from there to the same
- * writer. The sink is also told to make table changes (create, add a column, widen a type) right
- * where the records are generated ({@code immediateTableUpdate(true)}): by default the records that
- * need a table change take a detour through an operator keyed by table while later records go
- * straight to the writers, and at this connector version a later change of a row can then overtake
- * an earlier one and leave an old image in the table.
+ * writer. Records that need a table change (create, add a column, widen a type) pass an operator
+ * keyed by table that makes it; the sink keeps the order of a key's changes across that detour.
  *
  * <p>Not shown: a change whose schema cannot be written (a column whose type changes to an
  * unrelated one) fails the job; {@code incompatibleRecordsToSideOutput(true)} and {@code
@@ -200,9 +197,6 @@ public final class DatabaseReplication {
                 .generator(new ChangeEventToDynamicRecord(database))
                 .catalogLoader(catalogLoader)
                 .tableCreator(new ReplicaTableCreator())
-                // Table changes are made where the records are generated, so that every change
-                // of a row takes the same path to its writer (see the class comment).
-                .immediateTableUpdate(true)
                 .uidPrefix("replication")
                 .append();
         env.execute("DatabaseReplication into " + database);
