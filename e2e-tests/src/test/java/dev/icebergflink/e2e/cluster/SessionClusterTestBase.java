@@ -27,7 +27,7 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
 abstract class SessionClusterTestBase {
 
     /** How long one SQL client script may run on the cluster. */
-    protected static final Duration SQL_TIMEOUT = Duration.ofMinutes(4);
+    protected static final Duration SQL_TIMEOUT = Duration.ofMinutes(8);
 
     /** The guide's placeholder for the HDFS NameNode, replaced by the test's HDFS. */
     protected static final String GUIDE_NAMENODE = "hdfs://namenode:8020";
