@@ -6,13 +6,9 @@ import dev.icebergflink.TableLoader;
 import dev.icebergflink.sink.IcebergSink;
 import dev.icebergflink.source.IcebergSource;
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -20,7 +16,6 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
-import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -129,9 +124,10 @@ public final class ChangelogUpsert {
             }
             out.printf("Writing the changelog into %s (upsert %s)%n", identifier, upsert);
             write(arguments, tableLoader, INITIAL_LOAD, upsert, out);
-            printRows(read(arguments, tableLoader), out);
+            printRows(ExampleTables.readSortedById("ChangelogUpsert", arguments, tableLoader), out);
             write(arguments, tableLoader, CHANGES, upsert, out);
-            List<RowData> rows = read(arguments, tableLoader);
+            List<RowData> rows =
+                    ExampleTables.readSortedById("ChangelogUpsert", arguments, tableLoader);
             printRows(rows, out);
             return rows;
         }
@@ -161,27 +157,6 @@ public final class ChangelogUpsert {
                 .name("iceberg sink");
         env.execute("ChangelogUpsert: " + changes.size() + " changes");
         out.printf("committed %d changes%n", changes.size());
-    }
-
-    /** The table's current rows, read with a bounded source (which applies the deletes). */
-    private static List<RowData> read(ExampleArguments arguments, TableLoader tableLoader)
-            throws Exception {
-        StreamExecutionEnvironment env = arguments.environment();
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        IcebergSource<RowData> source =
-                IcebergSource.forRowData().tableLoader(tableLoader.clone()).build();
-        List<RowData> rows = new ArrayList<>();
-        try (CloseableIterator<RowData> it =
-                env.fromSource(
-                                source,
-                                WatermarkStrategy.noWatermarks(),
-                                "iceberg source",
-                                source.getProducedType())
-                        .executeAndCollect("ChangelogUpsert: read back")) {
-            it.forEachRemaining(rows::add);
-        }
-        rows.sort(Comparator.comparingLong(row -> row.getLong(0)));
-        return rows;
     }
 
     private static void printRows(List<RowData> rows, PrintStream out) {

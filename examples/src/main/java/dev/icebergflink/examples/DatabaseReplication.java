@@ -9,14 +9,12 @@ import dev.icebergflink.sink.dynamic.TableCreator;
 import dev.icebergflink.source.IcebergSource;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -28,7 +26,6 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.types.RowKind;
-import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.TimeUtils;
 import org.apache.iceberg.PartitionSpec;
@@ -212,7 +209,8 @@ public final class DatabaseReplication {
             }
             try (TableLoader tableLoader = TableLoader.fromCatalog(catalogLoader, identifier)) {
                 Table table = tableLoader.loadTable();
-                List<RowData> tableRows = read(arguments, tableLoader);
+                List<RowData> tableRows =
+                        ExampleTables.readSortedById("DatabaseReplication", arguments, tableLoader);
                 print(identifier, table, tableRows, out);
                 rows.put(identifier, tableRows);
             }
@@ -310,27 +308,6 @@ public final class DatabaseReplication {
                     .withProperties(TABLE_PROPERTIES)
                     .create();
         }
-    }
-
-    /** The table's current rows, read with a bounded source (which applies the deletes). */
-    private static List<RowData> read(ExampleArguments arguments, TableLoader tableLoader)
-            throws Exception {
-        StreamExecutionEnvironment env = arguments.environment();
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        IcebergSource<RowData> source =
-                IcebergSource.forRowData().tableLoader(tableLoader.clone()).build();
-        List<RowData> rows = new ArrayList<>();
-        try (CloseableIterator<RowData> it =
-                env.fromSource(
-                                source,
-                                WatermarkStrategy.noWatermarks(),
-                                "iceberg source",
-                                source.getProducedType())
-                        .executeAndCollect("DatabaseReplication: read back")) {
-            it.forEachRemaining(rows::add);
-        }
-        rows.sort(Comparator.comparingLong(row -> row.getLong(0)));
-        return rows;
     }
 
     /** The table's schema versions, then its first rows by id and how many it has. */

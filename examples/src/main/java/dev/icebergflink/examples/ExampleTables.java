@@ -1,10 +1,20 @@
 package dev.icebergflink.examples;
 
 import dev.icebergflink.CatalogLoader;
+import dev.icebergflink.TableLoader;
+import dev.icebergflink.source.IcebergSource;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -124,5 +134,29 @@ public final class ExampleTables {
                 throw new UncheckedIOException("Could not close catalog " + catalog.name(), e);
             }
         }
+    }
+
+    /**
+     * The table's current rows sorted by their first column (a BIGINT id), read with a bounded
+     * {@code IcebergSource} (which applies the deletes), for examples that print what they wrote.
+     */
+    static List<RowData> readSortedById(
+            String example, ExampleArguments arguments, TableLoader tableLoader) throws Exception {
+        StreamExecutionEnvironment env = arguments.environment();
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        IcebergSource<RowData> source =
+                IcebergSource.forRowData().tableLoader(tableLoader.clone()).build();
+        List<RowData> rows = new ArrayList<>();
+        try (CloseableIterator<RowData> it =
+                env.fromSource(
+                                source,
+                                WatermarkStrategy.noWatermarks(),
+                                "iceberg source",
+                                source.getProducedType())
+                        .executeAndCollect(example + ": read back")) {
+            it.forEachRemaining(rows::add);
+        }
+        rows.sort(Comparator.comparingLong(row -> row.getLong(0)));
+        return rows;
     }
 }
