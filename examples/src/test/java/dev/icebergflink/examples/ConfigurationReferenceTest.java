@@ -54,6 +54,8 @@ class ConfigurationReferenceTest {
         MaintenanceOptions.all().forEach(o -> all.add(o.configOption()));
         all.addAll(FlinkCatalogOptions.ALL);
         all.addAll(FlinkConfigOptions.ALL);
+        all.addAll(ConnectorTableOptions.CONNECTOR_OPTIONS);
+        all.add(ConnectorTableOptions.WRITE_OPERATION);
         assertThat(all)
                 .allSatisfy(
                         option ->
@@ -91,7 +93,8 @@ class ConfigurationReferenceTest {
                         ConnectorTableOptions.CATALOG_NAME,
                         ConnectorTableOptions.CATALOG_DATABASE,
                         ConnectorTableOptions.CATALOG_TABLE,
-                        ConnectorTableOptions.LOCATION));
+                        ConnectorTableOptions.LOCATION,
+                        ConnectorTableOptions.WRITE_OPERATION));
         configOptions(doc, "Flink configuration (`SET ...`)", FlinkConfigOptions.ALL);
         return doc.toString();
     }

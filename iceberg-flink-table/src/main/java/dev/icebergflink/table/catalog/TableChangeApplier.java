@@ -1,6 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.table.options.MetadataSyncOptions;
 import dev.icebergflink.table.options.TablePropertyNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -179,6 +180,8 @@ final class TableChangeApplier {
                     CURRENT_SNAPSHOT_ID, CHERRY_PICK_SNAPSHOT_ID);
         }
         // Only keys being set: RESET of a misspelt key that is already stored must stay possible.
+        MetadataSyncOptions.reject(
+                String.format("Cannot alter table '%s'", tableName), setProperties.keySet());
         TablePropertyNames.check(
                 String.format("Cannot alter table '%s'", tableName), setProperties.keySet());
         Transaction transaction = table.newTransaction();

@@ -1,6 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.table.options.MetadataSyncOptions;
 import dev.icebergflink.table.options.TablePropertyNames;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -156,6 +157,8 @@ final class TableDefinitions {
                             tableName, properties.get(CONNECTOR)));
         }
         String location = properties.remove(LOCATION);
+        MetadataSyncOptions.reject(
+                String.format("Cannot create '%s'", tableName), properties.keySet());
         TablePropertyNames.check(String.format("Cannot create '%s'", tableName), properties);
         String comment = catalogTable.getComment();
         if (comment != null && !comment.isEmpty()) {

@@ -78,6 +78,29 @@ public final class ConnectorTableOptions {
                             "The location of the Iceberg table when it is created on first use;"
                                     + " by default the catalog chooses.");
 
+    /**
+     * {@code write.operation}: the write mode under the name Alibaba Cloud's managed Flink
+     * connector for Iceberg uses, so that its {@code CREATE TABLE} statements port unchanged.
+     * Parsed by the SQL sink ({@code upsert}, {@code insert}, {@code bulk_insert}); accepted in the
+     * {@code WITH} clause of connector tables, in hints, and as a table property of catalog tables.
+     */
+    public static final ConfigOption<String> WRITE_OPERATION =
+            ConfigOptions.key("write.operation")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The write mode by the name Alibaba Cloud's managed Iceberg connector"
+                                    + " uses: 'upsert' sets 'upsert-enabled'='true' (rows replace"
+                                    + " earlier rows of their PRIMARY KEY); 'insert' sets"
+                                    + " 'upsert-enabled'='false' (inserts are appended, a changelog"
+                                    + " query's deletes and updates are applied by key); 'bulk_insert'"
+                                    + " appends the query's rows as they are, with no de-duplication"
+                                    + " by key, and takes insert-only queries only. Unset, the mode"
+                                    + " follows 'upsert-enabled' (unlike Alibaba's connector, whose"
+                                    + " default is 'upsert'). Also read from the table property of"
+                                    + " the same name; contradicting 'upsert-enabled' at the same"
+                                    + " level is an error.");
+
     /** The keys of connector tables themselves. */
     public static final List<ConfigOption<?>> CONNECTOR_OPTIONS =
             List.of(CATALOG_NAME, CATALOG_DATABASE, CATALOG_TABLE, LOCATION);
@@ -174,6 +197,7 @@ public final class ConnectorTableOptions {
     }
 
     private static void checkKeys(String tableName, Set<String> keys) {
+        MetadataSyncOptions.reject("Table " + tableName, keys);
         SortedSet<String> known = knownKeys();
         List<String> problems = new ArrayList<>();
         List<String> passThrough = new ArrayList<>();

@@ -26,7 +26,8 @@ import org.apache.flink.table.factories.FactoryUtil;
  * the same way on unknown ones. The engine options are the read options ({@link
  * FlinkReadOptions#ALL}), the write options ({@link FlinkWriteOptions#all()}) with the settings of
  * maintenance after the sink's commits ({@link FlinkWriteOptions#maintenanceSettings()}), whatever
- * {@link #registerEngineOptions} adds, plus {@code scan.parallelism} and {@code sink.parallelism}.
+ * {@link #registerEngineOptions} adds, plus {@code scan.parallelism}, {@code sink.parallelism} and
+ * {@code write.operation}.
  */
 @Internal
 public final class SqlOptions {
@@ -43,6 +44,9 @@ public final class SqlOptions {
     static {
         ENGINE_OPTIONS.add(ConnectorOption.builder(SCAN_PARALLELISM, Integer.class).build());
         ENGINE_OPTIONS.add(ConnectorOption.builder(SINK_PARALLELISM, Integer.class).build());
+        ENGINE_OPTIONS.add(
+                ConnectorOption.builder(ConnectorTableOptions.WRITE_OPERATION, String.class)
+                        .build());
         registerEngineOptions(FlinkWriteOptions.all());
         registerEngineOptions(FlinkWriteOptions.maintenanceSettings());
     }
@@ -107,6 +111,7 @@ public final class SqlOptions {
                         hints.put(key, value);
                     }
                 });
+        MetadataSyncOptions.reject("Table " + tableName, hints.keySet());
         Set<String> valid = engineKeys();
         SortedSet<String> unknown = new TreeSet<>();
         for (String key : hints.keySet()) {

@@ -32,14 +32,15 @@ import org.apache.flink.types.RowKind;
  * OVERWRITE} (batch; dynamic, or static with {@code PARTITION (col='v', ...)}) and upsert, on the
  * Sink V2 {@link IcebergSink}.
  *
- * <p>Modes and changelog: overwrite takes insert-only input; upsert ({@code upsert-enabled} hint or
- * option, or the table property {@code write.upsert.enabled}) takes upsert changelogs (INSERT,
- * UPDATE_AFTER, DELETE) keyed by the {@code PRIMARY KEY}; other writes into format v2+ tables take
- * any changelog (retractions become equality deletes of the key, or of the whole row without a
- * key); format v1 tables take inserts only. When the query's rows are inserts only (batch mode, or
- * an insert-only changelog mode from the planner) and upsert is off, the sink takes the plain
- * append path ({@link IcebergSink.Builder#insertOnly}): every row is written as it arrives, also
- * several rows of one primary key (the key is {@code NOT ENFORCED}), with no de-duplication.
+ * <p>Modes and changelog: overwrite and {@code 'write.operation'='bulk_insert'} take insert-only
+ * input; upsert ({@code upsert-enabled} hint or option, or the table property {@code
+ * write.upsert.enabled}) takes upsert changelogs (INSERT, UPDATE_AFTER, DELETE) keyed by the {@code
+ * PRIMARY KEY}; other writes into format v2+ tables take any changelog (retractions become equality
+ * deletes of the key, or of the whole row without a key); format v1 tables take inserts only. When
+ * the query's rows are inserts only (batch mode, or an insert-only changelog mode from the planner)
+ * and upsert is off, the sink takes the plain append path ({@link IcebergSink.Builder#insertOnly}):
+ * every row is written as it arrives, also several rows of one primary key (the key is {@code NOT
+ * ENFORCED}), with no de-duplication.
  *
  * <p>Static partitions: when the {@code PARTITION} clause gives a value to every partition column
  * of the Iceberg table, {@code INSERT OVERWRITE} replaces exactly that partition, even when the
@@ -112,7 +113,7 @@ public final class IcebergTableSink
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
         recordQueryChangelogMode(requestedMode);
-        if (overwriting()) {
+        if (overwriting() || settings.bulkInsert()) {
             return ChangelogMode.insertOnly();
         }
         if (settings.upsert()) {
@@ -236,12 +237,16 @@ public final class IcebergTableSink
      * Whether the statement's rows are known to be inserts only, so the sink can take the plain
      * append path (no keyed de-duplication, no delete writer) even on a table with a primary key:
      * upsert is off and either the statement runs in batch mode (a batch {@code INSERT} produces
-     * only inserts) or the planner's changelog mode of the query was insert-only. Unknown (a plan
-     * restored without asking for the changelog mode) means a changelog.
+     * only inserts), the planner's changelog mode of the query was insert-only, or {@code
+     * 'write.operation'='bulk_insert'} made the sink accept inserts only. Unknown (a plan restored
+     * without asking for the changelog mode) means a changelog.
      */
     boolean insertOnlyInput() {
         if (settings.upsert()) {
             return false;
+        }
+        if (settings.bulkInsert()) {
+            return true;
         }
         return !streamingMode || Boolean.TRUE.equals(queryInsertOnly);
     }

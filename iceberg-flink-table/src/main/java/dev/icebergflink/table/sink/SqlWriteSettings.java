@@ -1,6 +1,7 @@
 package dev.icebergflink.table.sink;
 
 import dev.icebergflink.options.ConnectorOption;
+import dev.icebergflink.options.OptionSource;
 import dev.icebergflink.options.OptionValidation;
 import dev.icebergflink.sink.FlinkWriteConf;
 import dev.icebergflink.sink.FlinkWriteOptions;
@@ -44,18 +45,24 @@ public final class SqlWriteSettings {
     private final Map<String, String> writeOptions;
     private final FlinkWriteConf conf;
     private final List<String> primaryKey;
+    private final boolean bulkInsert;
+    private final String upsertEnabledBy;
 
     private SqlWriteSettings(
             String tableName,
             Table table,
             Map<String, String> writeOptions,
             FlinkWriteConf conf,
-            List<String> primaryKey) {
+            List<String> primaryKey,
+            boolean bulkInsert,
+            String upsertEnabledBy) {
         this.tableName = tableName;
         this.table = table;
         this.writeOptions = writeOptions;
         this.conf = conf;
         this.primaryKey = primaryKey;
+        this.bulkInsert = bulkInsert;
+        this.upsertEnabledBy = upsertEnabledBy;
     }
 
     /**
@@ -76,15 +83,47 @@ public final class SqlWriteSettings {
             Table table,
             List<String> primaryKey) {
         Map<String, String> writeOptions = writeOptions(tableName, engineOptions);
+        // write.operation stands for upsert-enabled at its own level: as an option (hint, WITH) it
+        // is an upsert-enabled option, as a table property a write.upsert.enabled property, so the
+        // usual precedence (option, Flink configuration, table property) decides between them.
+        WriteOperation byOption = WriteOperation.of(tableName, "option", engineOptions);
+        if (byOption != null) {
+            byOption.applyTo(
+                    writeOptions, FlinkWriteOptions.UPSERT_ENABLED.key(), tableName, "option");
+        }
+        String upsertProperty = FlinkWriteOptions.UPSERT_ENABLED.tableProperty().orElseThrow();
+        Map<String, String> properties = table.properties();
+        WriteOperation byProperty = WriteOperation.of(tableName, "table property", properties);
+        if (byProperty != null) {
+            properties = new LinkedHashMap<>(properties);
+            byProperty.applyTo(properties, upsertProperty, tableName, "table property");
+        }
         FlinkWriteConf conf;
         try {
-            conf = FlinkWriteConf.resolve(writeOptions, flinkConfig, table.properties());
+            conf = FlinkWriteConf.resolve(writeOptions, flinkConfig, properties);
         } catch (IllegalArgumentException e) {
             throw new ValidationException(
                     String.format("Cannot write to table %s: %s", tableName, e.getMessage()), e);
         }
+        WriteOperation operation = byOption != null ? byOption : byProperty;
+        String upsertEnabledBy = conf.upsertEnabledBy();
+        if (byOption == WriteOperation.UPSERT) {
+            upsertEnabledBy = OptionSource.OPTION.describe(WriteOperation.KEY) + "='upsert'";
+        } else if (byOption == null
+                && byProperty == WriteOperation.UPSERT
+                && upsertEnabledBy.equals(OptionSource.TABLE_PROPERTY.describe(upsertProperty))) {
+            upsertEnabledBy =
+                    OptionSource.TABLE_PROPERTY.describe(WriteOperation.KEY) + "='upsert'";
+        }
         SqlWriteSettings settings =
-                new SqlWriteSettings(tableName, table, writeOptions, conf, List.copyOf(primaryKey));
+                new SqlWriteSettings(
+                        tableName,
+                        table,
+                        writeOptions,
+                        conf,
+                        List.copyOf(primaryKey),
+                        operation == WriteOperation.BULK_INSERT && !conf.upsert(),
+                        upsertEnabledBy);
         if (conf.upsert()) {
             settings.checkUpsert();
         }
@@ -168,7 +207,16 @@ public final class SqlWriteSettings {
 
     /** Where upsert mode was set, e.g. {@code table property 'write.upsert.enabled'}. */
     public String upsertEnabledBy() {
-        return conf.upsertEnabledBy();
+        return upsertEnabledBy;
+    }
+
+    /**
+     * Whether {@code 'write.operation'='bulk_insert'} asks for the plain append path: the query's
+     * rows are written as they arrive, with no de-duplication by key, and the query must be
+     * insert-only.
+     */
+    public boolean bulkInsert() {
+        return bulkInsert;
     }
 
     /** Whether the {@code overwrite-enabled} option asks for overwrite. */

@@ -65,6 +65,30 @@ class MisspeltTablePropertiesTest {
     }
 
     @Test
+    void metadataSyncOptionsOfAlibabasConnectorAreRejectedAndChangeNothing() {
+        assertThatThrownBy(
+                        () ->
+                                env.executeSql(
+                                        "CREATE TABLE t (id INT) WITH ('hive_sync.enable'='true')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains("Cannot create 'lake.default.t'")
+                                        .contains("option 'hive_sync.enable' synchronises"));
+        assertThat(iceberg.tableExists(TableIdentifier.of("default", "t"))).isFalse();
+
+        env.executeSql("CREATE TABLE t (id INT)");
+        Map<String, String> before = table("t").properties();
+        assertThatThrownBy(() -> env.executeSql("ALTER TABLE t SET ('dlf.catalog.endpoint'='x')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains("Cannot alter table 'lake.default.t'")
+                                        .contains("'dlf.catalog.endpoint'"));
+        assertThat(table("t").properties()).isEqualTo(before);
+    }
+
+    @Test
     void createTableWithCustomPropertiesStoresThem() {
         env.executeSql(
                 "CREATE TABLE t (id INT) WITH ('format-version'='2', 'owner'='data-team',"

@@ -61,6 +61,42 @@ class ConnectorTableOptionsTest {
     }
 
     @Test
+    void alibabasWriteOperationIsAnEngineOptionAndItsSyncOptionsAreRejected() {
+        ConnectorTableOptions.Parsed parsed =
+                ConnectorTableOptions.parse(
+                        ID,
+                        Map.of(
+                                "connector", "iceberg",
+                                "catalog-name", "dlf",
+                                "catalog-impl", "org.apache.iceberg.aliyun.dlf.DlfCatalog",
+                                "dlf.catalog-id", "12345",
+                                "write.operation", "upsert"));
+        assertThat(parsed.engineOptions()).containsEntry("write.operation", "upsert");
+        assertThat(parsed.tableProperties()).doesNotContainKey("write.operation");
+        assertThat(parsed.catalog().catalogProperties()).containsEntry("dlf.catalog-id", "12345");
+
+        assertThatThrownBy(
+                        () ->
+                                ConnectorTableOptions.parse(
+                                        ID,
+                                        Map.of(
+                                                "connector", "iceberg",
+                                                "catalog-name", "c",
+                                                "hive_sync.enable", "true",
+                                                "dlf.catalog.region", "cn-hangzhou")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("'dlf.catalog.region', 'hive_sync.enable'")
+                .hasMessageContaining("Hive catalog ('catalog-type'='hive'")
+                .hasMessageContaining("remove the options");
+        assertThatThrownBy(
+                        () ->
+                                SqlOptions.hintsOf(
+                                        "c.db.t", Map.of("hive_sync.mode", "hms"), Map.of()))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("option 'hive_sync.mode' synchronises table metadata");
+    }
+
+    @Test
     void unknownReservedAndMisspeltKeysFailListingTheValidOnes() {
         assertThatThrownBy(
                         () ->

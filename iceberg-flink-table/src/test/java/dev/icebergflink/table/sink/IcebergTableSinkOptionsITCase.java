@@ -366,4 +366,48 @@ class IcebergTableSinkOptionsITCase extends SqlTestBase {
                 "cannot be combined with upsert",
                 "table property 'write.upsert.enabled'");
     }
+
+    /**
+     * {@code write.operation} (the name Alibaba Cloud's managed connector uses): bulk_insert
+     * appends every row of a key, upsert keeps the last, insert applies an updating query's
+     * retractions, and bulk_insert refuses an updating query.
+     */
+    @Test
+    void writeOperationChoosesBulkInsertUpsertOrInsert() {
+        TableEnvironment streaming = env(true);
+        exec(
+                batch,
+                "CREATE TABLE ops (id INT, data STRING, PRIMARY KEY (id) NOT ENFORCED) WITH"
+                        + " ('format-version'='2')");
+        exec(
+                streaming,
+                "INSERT INTO ops /*+ OPTIONS('write.operation'='bulk_insert') */"
+                        + " VALUES (1, 'a'), (1, 'b')");
+        assertThat(icebergRows(table("ops")))
+                .containsExactlyInAnyOrder(Row.of(1, "a"), Row.of(1, "b"));
+
+        exec(
+                streaming,
+                "INSERT INTO ops /*+ OPTIONS('write.operation'='upsert') */"
+                        + " VALUES (1, 'c'), (2, 'd'), (2, 'e')");
+        assertThat(icebergRows(table("ops")))
+                .containsExactlyInAnyOrder(Row.of(1, "c"), Row.of(2, "e"));
+
+        String updating =
+                "SELECT id, MAX(data) FROM (VALUES (3, 'f'), (3, 'g')) AS v(id, data) GROUP BY id";
+        exec(streaming, "INSERT INTO ops /*+ OPTIONS('write.operation'='insert') */ " + updating);
+        assertThat(icebergRows(table("ops")))
+                .containsExactlyInAnyOrder(Row.of(1, "c"), Row.of(2, "e"), Row.of(3, "g"));
+
+        int snapshots = snapshotCount(table("ops"));
+        assertThatThrownBy(
+                        () ->
+                                exec(
+                                        streaming,
+                                        "INSERT INTO ops /*+ OPTIONS('write.operation'="
+                                                + "'bulk_insert') */ "
+                                                + updating))
+                .satisfies(e -> assertThat(messages(e)).contains("update changes"));
+        assertThat(snapshotCount(table("ops"))).isEqualTo(snapshots);
+    }
 }

@@ -154,6 +154,109 @@ class SqlWriteSettingsTest {
                 .hasMessageContaining("random");
     }
 
+    @Test
+    void writeOperationStandsForUpsertEnabledAtItsLevel() {
+        Table table = table("t", PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+        SqlWriteSettings upsert =
+                resolve(
+                        Map.of("write.operation", "upsert"),
+                        new Configuration(),
+                        table,
+                        List.of("id"));
+        assertThat(upsert.upsert()).isTrue();
+        assertThat(upsert.bulkInsert()).isFalse();
+        assertThat(upsert.upsertEnabledBy()).isEqualTo("option 'write.operation'='upsert'");
+        assertThat(upsert.writeOptions()).containsEntry("upsert-enabled", "true");
+
+        SqlWriteSettings bulk =
+                resolve(
+                        Map.of("write.operation", "BULK_INSERT"),
+                        new Configuration(),
+                        table,
+                        List.of("id"));
+        assertThat(bulk.upsert()).isFalse();
+        assertThat(bulk.bulkInsert()).isTrue();
+
+        Table upsertByProperty =
+                table(
+                        "p",
+                        PartitionSpec.unpartitioned(),
+                        Map.of("format-version", "2", "write.operation", "upsert"));
+        SqlWriteSettings byProperty =
+                resolve(Map.of(), new Configuration(), upsertByProperty, List.of("id"));
+        assertThat(byProperty.upsert()).isTrue();
+        assertThat(byProperty.upsertEnabledBy())
+                .isEqualTo("table property 'write.operation'='upsert'");
+        assertThat(
+                        resolve(
+                                        Map.of("upsert-enabled", "false"),
+                                        new Configuration(),
+                                        upsertByProperty,
+                                        List.of("id"))
+                                .upsert())
+                .as("an option wins over the table property, as for write.upsert.enabled")
+                .isFalse();
+        assertThat(
+                        resolve(
+                                        Map.of("write.operation", "insert"),
+                                        new Configuration(),
+                                        upsertByProperty,
+                                        List.of("id"))
+                                .upsert())
+                .isFalse();
+        assertThatThrownBy(
+                        () -> resolve(Map.of(), new Configuration(), upsertByProperty, List.of()))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("table property 'write.operation'='upsert'")
+                .hasMessageContaining("no PRIMARY KEY");
+    }
+
+    @Test
+    void badOrContradictingWriteOperationsAreRejected() {
+        Table table = table("t", PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+        assertThatThrownBy(
+                        () ->
+                                resolve(
+                                        Map.of("write.operation", "merge"),
+                                        new Configuration(),
+                                        table,
+                                        List.of("id")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("invalid value 'merge' for option 'write.operation'")
+                .hasMessageContaining("'upsert', 'insert', 'bulk_insert'");
+        assertThatThrownBy(
+                        () ->
+                                resolve(
+                                        Map.of(
+                                                "write.operation",
+                                                "insert",
+                                                "upsert-enabled",
+                                                "true"),
+                                        new Configuration(),
+                                        table,
+                                        List.of("id")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("'write.operation'='insert'")
+                .hasMessageContaining("'upsert-enabled'='true'")
+                .hasMessageContaining("disagree");
+        Table contradicting =
+                table(
+                        "c",
+                        PartitionSpec.unpartitioned(),
+                        Map.of(
+                                "format-version",
+                                "2",
+                                "write.operation",
+                                "bulk_insert",
+                                "write.upsert.enabled",
+                                "true"));
+        assertThatThrownBy(
+                        () -> resolve(Map.of(), new Configuration(), contradicting, List.of("id")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("table property 'write.operation'='bulk_insert'")
+                .hasMessageContaining("table property 'write.upsert.enabled'='true'");
+    }
+
     private static SqlWriteSettings resolve(
             Map<String, String> options,
             Configuration config,
