@@ -9,6 +9,7 @@ import dev.icebergflink.source.FlinkReadOptions;
 import dev.icebergflink.table.FlinkConfigOptions;
 import dev.icebergflink.table.options.ConnectorTableOptions;
 import dev.icebergflink.table.options.FlinkCatalogOptions;
+import dev.icebergflink.table.options.PartitionTerms;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,6 +95,7 @@ class ConfigurationReferenceTest {
                         ConnectorTableOptions.CATALOG_DATABASE,
                         ConnectorTableOptions.CATALOG_TABLE,
                         ConnectorTableOptions.LOCATION,
+                        PartitionTerms.PARTITIONING,
                         ConnectorTableOptions.WRITE_OPERATION));
         configOptions(doc, "Flink configuration (`SET ...`)", FlinkConfigOptions.ALL);
         return doc.toString();

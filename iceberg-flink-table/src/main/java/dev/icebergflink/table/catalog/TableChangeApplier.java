@@ -2,6 +2,7 @@ package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.table.options.MetadataSyncOptions;
+import dev.icebergflink.table.options.PartitionTerms;
 import dev.icebergflink.table.options.TablePropertyNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,10 +17,13 @@ import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.iceberg.ManageSnapshots;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
+import org.apache.iceberg.UpdatePartitionSpec;
 import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.types.Type;
@@ -41,8 +45,10 @@ import org.apache.iceberg.types.Types;
  *   <li>{@code RENAME} and {@code DROP} column;
  *   <li>{@code ADD} / {@code MODIFY} / {@code DROP PRIMARY KEY}: the identifier fields;
  *   <li>{@code SET} / {@code RESET} options: table properties; {@code location} moves the table
- *       location; {@code format-version} upgrades the format; {@code current-snapshot-id} and
- *       {@code cherry-pick-snapshot-id} roll back or cherry-pick a snapshot (not both at once).
+ *       location; {@code format-version} upgrades the format; {@code partitioning} replaces the
+ *       partition spec ({@link PartitionTerms}; {@code RESET} removes the partitioning); {@code
+ *       current-snapshot-id} and {@code cherry-pick-snapshot-id} roll back or cherry-pick a
+ *       snapshot (not both at once).
  * </ul>
  *
  * Watermarks, computed and metadata columns, {@code DISTRIBUTED BY}, properties that look like
@@ -67,6 +73,7 @@ final class TableChangeApplier {
     private String location;
     private Long currentSnapshotId;
     private Long cherryPickSnapshotId;
+    private String partitioning;
 
     private TableChangeApplier(String tableName, Table table) {
         this.tableName = tableName;
@@ -116,7 +123,10 @@ final class TableChangeApplier {
         } else if (change instanceof TableChange.AddDistribution
                 || change instanceof TableChange.ModifyDistribution
                 || change instanceof TableChange.DropDistribution) {
-            throw fail("DISTRIBUTED BY is not supported by Iceberg tables (%s)", change);
+            throw fail(
+                    "DISTRIBUTED BY cannot be changed (%s); change the partition spec with"
+                            + " ALTER TABLE ... SET ('%s'='..., bucket(N, c)')",
+                    change, PartitionTerms.KEY);
         } else {
             throw fail("Iceberg tables do not support the change %s", change);
         }
@@ -129,6 +139,7 @@ final class TableChangeApplier {
                     throw fail(
                             "tables in an Iceberg catalog take no 'connector' option ('%s'='%s')",
                             key, value);
+            case PartitionTerms.KEY -> partitioning = value;
             case CURRENT_SNAPSHOT_ID -> currentSnapshotId = snapshotId(key, value);
             case CHERRY_PICK_SNAPSHOT_ID -> cherryPickSnapshotId = snapshotId(key, value);
             default -> {
@@ -144,6 +155,7 @@ final class TableChangeApplier {
                     throw fail("'%s' cannot be reset; SET it to the value you want instead", key);
             case CURRENT_SNAPSHOT_ID, CHERRY_PICK_SNAPSHOT_ID ->
                     throw fail("'%s' is an action, not a property, and cannot be reset", key);
+            case PartitionTerms.KEY -> partitioning = "";
             default -> {
                 removedProperties.add(key);
                 setProperties.remove(key);
@@ -197,6 +209,9 @@ final class TableChangeApplier {
             if (identifierFields != null) {
                 transaction.updateSchema().setIdentifierFields(identifierFields).commit();
             }
+            if (partitioning != null) {
+                replaceSpec(transaction);
+            }
             if (!setProperties.isEmpty() || !removedProperties.isEmpty()) {
                 UpdateProperties update = transaction.updateProperties();
                 setProperties.forEach(update::set);
@@ -221,6 +236,35 @@ final class TableChangeApplier {
                     String.format("Cannot alter table '%s': %s", tableName, e.getMessage()), e);
         }
         transaction.commitTransaction();
+    }
+
+    /**
+     * Makes the spec of the {@code partitioning} option the table's default spec: fields that the
+     * new terms do not name are removed, new terms are added, fields they keep stay as they are.
+     * Files already written keep their spec.
+     */
+    private void replaceSpec(Transaction transaction) {
+        String what = String.format("Cannot alter table '%s'", tableName);
+        Schema schema = transaction.table().schema();
+        List<PartitionTerms.Term> terms = PartitionTerms.parse(what, partitioning);
+        // Checks every term against the (possibly just altered) schema, naming the bad term.
+        PartitionTerms.build(what, schema, terms);
+        PartitionSpec current = transaction.table().spec();
+        UpdatePartitionSpec update = transaction.updateSpec();
+        for (PartitionField field : current.fields()) {
+            if (!field.transform().isVoid()
+                    && terms.stream()
+                            .noneMatch(term -> PartitionTerms.matches(field, term, schema))) {
+                update.removeField(field.name());
+            }
+        }
+        for (PartitionTerms.Term term : terms) {
+            if (current.fields().stream()
+                    .noneMatch(field -> PartitionTerms.matches(field, term, schema))) {
+                update.addField(term.toIcebergTerm());
+            }
+        }
+        update.commit();
     }
 
     private void applyColumnChange(UpdateSchema update, Schema schema, TableChange change) {

@@ -2,8 +2,8 @@ package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.table.options.MetadataSyncOptions;
+import dev.icebergflink.table.options.PartitionTerms;
 import dev.icebergflink.table.options.TablePropertyNames;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,13 +15,11 @@ import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.WatermarkSpec;
-import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.types.Types;
 
 /**
  * Translates table definitions between Flink and Iceberg: an Iceberg {@link Table} into the {@link
@@ -33,16 +31,19 @@ import org.apache.iceberg.types.Types;
  * <ul>
  *   <li>columns and types through {@link FlinkSchemaUtil}; the primary key is the identifier
  *       fields;
- *   <li>{@code PARTITIONED BY (a, b)} is identity partitioning on top-level columns; a table
- *       partitioned by any other transform shows no partition keys to Flink;
+ *   <li>{@code PARTITIONED BY (a, b)} is identity partitioning on top-level columns; the {@code
+ *       partitioning} option takes any spec ({@code 'days(ts), bucket(16, id)'}) and {@code
+ *       DISTRIBUTED BY HASH(c) INTO N BUCKETS} adds {@code bucket(N, c)} ({@link PartitionTerms});
+ *       a table partitioned by any other transform shows its spec in that option and no partition
+ *       keys to Flink;
  *   <li>the table comment is the table property {@code comment};
  *   <li>{@code WITH} options are table properties, except {@code location} (the table location); a
  *       key that looks like a misspelt Iceberg property name is rejected ({@link
  *       TablePropertyNames}); Flink sees the properties plus {@code format-version} as options (so
  *       that {@code CREATE TABLE ... LIKE} copies the format version) but not the location (a copy
  *       must not share it);
- *   <li>computed and metadata columns, watermarks, {@code DISTRIBUTED BY}, and a {@code connector}
- *       option are rejected: Iceberg cannot store them.
+ *   <li>computed and metadata columns, watermarks and a {@code connector} option are rejected:
+ *       Iceberg cannot store them.
  * </ul>
  */
 final class TableDefinitions {
@@ -69,6 +70,8 @@ final class TableDefinitions {
         Map<String, String> options = new LinkedHashMap<>(table.properties());
         String comment = options.remove(COMMENT);
         options.put(TableProperties.FORMAT_VERSION, String.valueOf(TableUtil.formatVersion(table)));
+        PartitionTerms.render(table.spec(), schema)
+                .ifPresent(terms -> options.put(PartitionTerms.PARTITIONING.key(), terms));
         return CatalogTable.newBuilder()
                 .schema(unresolved(resolved))
                 .comment(comment)
@@ -95,21 +98,7 @@ final class TableDefinitions {
      * field is an identity (or void) transform of a top-level column, else none.
      */
     static List<String> identityPartitionKeys(PartitionSpec spec, Schema schema) {
-        List<String> keys = new ArrayList<>();
-        for (PartitionField field : spec.fields()) {
-            if (field.transform().isVoid()) {
-                continue;
-            }
-            if (!field.transform().isIdentity() || !isTopLevel(schema, field.sourceId())) {
-                return List.of();
-            }
-            keys.add(schema.findColumnName(field.sourceId()));
-        }
-        return keys;
-    }
-
-    private static boolean isTopLevel(Schema schema, int fieldId) {
-        return schema.columns().stream().anyMatch(column -> column.fieldId() == fieldId);
+        return PartitionTerms.identityKeys(spec, schema).orElse(List.of());
     }
 
     /**
@@ -135,18 +124,17 @@ final class TableDefinitions {
         }
         ResolvedSchema flinkSchema = resolvedTable.getResolvedSchema();
         checkPhysicalOnly(tableName, flinkSchema);
-        if (catalogTable.getDistribution().isPresent()) {
-            throw new ValidationException(
-                    String.format(
-                            "Cannot create '%s': DISTRIBUTED BY (%s) is not supported by Iceberg"
-                                    + " tables; partition with PARTITIONED BY instead",
-                            tableName, catalogTable.getDistribution().get()));
-        }
 
         Schema schema = convertSchema(tableName, flinkSchema);
-        PartitionSpec spec = partitionSpec(tableName, schema, catalogTable.getPartitionKeys());
-
         Map<String, String> properties = new HashMap<>(catalogTable.getOptions());
+        PartitionSpec spec =
+                PartitionTerms.spec(
+                        String.format("Cannot create '%s'", tableName),
+                        schema,
+                        catalogTable.getPartitionKeys(),
+                        properties.remove(PartitionTerms.PARTITIONING.key()),
+                        catalogTable.getDistribution());
+
         if (properties.containsKey(CONNECTOR)) {
             throw new ValidationException(
                     String.format(
@@ -218,39 +206,6 @@ final class TableDefinitions {
             throw new ValidationException(
                     String.format("Cannot create '%s': %s", tableName, e.getMessage()), e);
         }
-    }
-
-    private static PartitionSpec partitionSpec(String tableName, Schema schema, List<String> keys) {
-        if (keys.isEmpty()) {
-            return PartitionSpec.unpartitioned();
-        }
-        PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
-        for (String key : keys) {
-            Types.NestedField field = schema.findField(key);
-            if (field == null || !isTopLevel(schema, field.fieldId())) {
-                throw new ValidationException(
-                        String.format(
-                                "Cannot create '%s': partition key '%s' is not a top-level column",
-                                tableName, key));
-            }
-            if (!field.type().isPrimitiveType()) {
-                throw new ValidationException(
-                        String.format(
-                                "Cannot create '%s': partition key '%s' has the nested type %s;"
-                                        + " partition by a column of a primitive type",
-                                tableName, key, field.type()));
-            }
-            try {
-                builder.identity(key);
-            } catch (IllegalArgumentException e) {
-                throw new ValidationException(
-                        String.format(
-                                "Cannot create '%s': cannot partition by '%s': %s",
-                                tableName, key, e.getMessage()),
-                        e);
-            }
-        }
-        return builder.build();
     }
 
     private static String describeKind(CatalogBaseTable table) {

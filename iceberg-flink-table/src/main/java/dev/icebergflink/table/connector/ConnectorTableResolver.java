@@ -6,6 +6,7 @@ import dev.icebergflink.TableLoader;
 import dev.icebergflink.table.options.CatalogLoaders;
 import dev.icebergflink.table.options.ConnectorTableOptions;
 import dev.icebergflink.table.options.DatabaseMapping;
+import dev.icebergflink.table.options.PartitionTerms;
 import dev.icebergflink.table.options.QueryPaths;
 import dev.icebergflink.util.ContextClassLoaders;
 import java.io.Closeable;
@@ -125,21 +126,16 @@ public final class ConnectorTableResolver implements IcebergTableResolver {
                             name, identifier, e.getMessage()),
                     e);
         }
-        PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
-        for (String key : declaration.getPartitionKeys()) {
-            try {
-                spec.identity(key);
-            } catch (IllegalArgumentException e) {
-                throw new ValidationException(
-                        String.format(
-                                "Table %s: cannot partition Iceberg table %s by '%s': %s",
-                                name, identifier, key, e.getMessage()),
-                        e);
-            }
-        }
+        PartitionSpec spec =
+                PartitionTerms.spec(
+                        String.format("Table %s: cannot create Iceberg table %s", name, identifier),
+                        schema,
+                        declaration.getPartitionKeys(),
+                        options.partitioning(),
+                        declaration.getDistribution());
         Catalog.TableBuilder builder =
                 catalog.buildTable(identifier, schema)
-                        .withPartitionSpec(spec.build())
+                        .withPartitionSpec(spec)
                         .withProperties(options.tableProperties());
         if (options.location() != null) {
             builder.withLocation(options.location());

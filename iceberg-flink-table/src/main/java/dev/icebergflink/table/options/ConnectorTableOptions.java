@@ -25,7 +25,8 @@ import org.apache.flink.table.factories.FactoryUtil;
  * <ul>
  *   <li>{@code connector}, {@code catalog-name} (required), {@code catalog-database} (default: the
  *       Flink database of the table), {@code catalog-table} (default: the Flink table name) and
- *       {@code location} (of a table created on first use) belong to the connector;
+ *       {@code location} and {@code partitioning} (of a table created on first use) belong to the
+ *       connector;
  *   <li>the catalog options of {@link FlinkCatalogOptions} ({@code catalog-type} defaults to {@code
  *       hive}, {@code catalog-impl}, {@code uri}, {@code warehouse}, ...) build the catalog;
  *   <li>read and write options ({@link SqlOptions#engineOptions()}) configure the source and sink;
@@ -103,7 +104,12 @@ public final class ConnectorTableOptions {
 
     /** The keys of connector tables themselves. */
     public static final List<ConfigOption<?>> CONNECTOR_OPTIONS =
-            List.of(CATALOG_NAME, CATALOG_DATABASE, CATALOG_TABLE, LOCATION);
+            List.of(
+                    CATALOG_NAME,
+                    CATALOG_DATABASE,
+                    CATALOG_TABLE,
+                    LOCATION,
+                    PartitionTerms.PARTITIONING);
 
     /** Key prefixes of pass-through keys that are also stored as properties of created tables. */
     public static final List<String> TABLE_PROPERTY_PREFIXES =
@@ -125,6 +131,7 @@ public final class ConnectorTableOptions {
      * @param database the Iceberg database
      * @param table the Iceberg table name
      * @param location the location for a table created on first use, or {@code null}
+     * @param partitioning the {@code partitioning} of a table created on first use, or {@code null}
      * @param engineOptions the read and write options (and {@code scan.parallelism})
      * @param tableProperties the properties of a table created on first use
      */
@@ -133,6 +140,7 @@ public final class ConnectorTableOptions {
             String database,
             String table,
             String location,
+            String partitioning,
             Map<String, String> engineOptions,
             Map<String, String> tableProperties) {}
 
@@ -182,6 +190,7 @@ public final class ConnectorTableOptions {
                 database == null ? identifier.getDatabaseName() : database,
                 table == null ? identifier.getObjectName() : table,
                 CatalogSettings.blankToNull(options.get(LOCATION.key())),
+                CatalogSettings.blankToNull(options.get(PartitionTerms.PARTITIONING.key())),
                 engine,
                 properties);
     }

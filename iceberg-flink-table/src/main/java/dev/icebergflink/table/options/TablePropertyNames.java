@@ -34,9 +34,9 @@ import org.apache.iceberg.TableProperties;
  *       {@code *_DEFAULT} hold default values, not names), the table properties this connector
  *       reads ({@code flink.max-continuous-empty-commits}, {@code flink.manifests.location}), the
  *       read and write option keys (which SQL also takes from table options), and {@code location},
- *       {@code comment}, {@code current-snapshot-id} and {@code cherry-pick-snapshot-id}. Constants
- *       ending in a dot ({@code write.metadata.metrics.column.}) are prefixes: any key starting
- *       with one is known.
+ *       {@code partitioning}, {@code comment}, {@code current-snapshot-id} and {@code
+ *       cherry-pick-snapshot-id}. Constants ending in a dot ({@code
+ *       write.metadata.metrics.column.}) are prefixes: any key starting with one is known.
  *   <li>A key is a misspelling when its optimal-string-alignment distance (Levenshtein plus
  *       transposition of two adjacent characters), ignoring case, to the nearest known name is at
  *       most 1 for names of 6 to 11 characters and at most 2 for longer ones; keys near only names
@@ -69,6 +69,7 @@ public final class TablePropertyNames {
         names.add(IcebergCommitter.MAX_CONTINUOUS_EMPTY_COMMITS);
         names.add(MANIFESTS_LOCATION);
         names.add("location");
+        names.add(PartitionTerms.KEY);
         names.add("comment");
         names.add("current-snapshot-id");
         names.add("cherry-pick-snapshot-id");

@@ -10,16 +10,19 @@ import dev.icebergflink.table.compat.ChangelogModes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.TableDistribution;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
+import org.apache.flink.table.connector.sink.abilities.SupportsBucketing;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 import org.apache.flink.table.data.RowData;
@@ -57,7 +60,7 @@ import org.apache.flink.types.RowKind;
  */
 @Internal
 public final class IcebergTableSink
-        implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite {
+        implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite, SupportsBucketing {
 
     private final TableLoader loader;
     private final RowType declared;
@@ -262,6 +265,21 @@ public final class IcebergTableSink
     /** The static partition of the {@code PARTITION} clause (empty for none). */
     Map<String, String> staticPartition() {
         return Map.copyOf(staticPartition);
+    }
+
+    /**
+     * Tables declared with {@code DISTRIBUTED BY HASH(c) INTO N BUCKETS} are partitioned by {@code
+     * bucket(N, c)}: the partition spec puts every row into its bucket, whatever the writer, so the
+     * sink meets Flink's bucketing contract without a shuffle of its own.
+     */
+    @Override
+    public Set<TableDistribution.Kind> listAlgorithms() {
+        return Set.of(TableDistribution.Kind.HASH);
+    }
+
+    @Override
+    public boolean requiresBucketCount() {
+        return true;
     }
 
     @Override

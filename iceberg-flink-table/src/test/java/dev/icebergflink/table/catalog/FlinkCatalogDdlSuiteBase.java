@@ -586,9 +586,9 @@ abstract class FlinkCatalogDdlSuiteBase {
         assertThatThrownBy(
                         () ->
                                 sql(
-                                        "CREATE TABLE t (id BIGINT) DISTRIBUTED BY HASH(id) INTO 4"
+                                        "CREATE TABLE t (id BIGINT) DISTRIBUTED BY RANGE(id) INTO 4"
                                                 + " BUCKETS"))
-                .satisfies(error -> assertValidation(error, "DISTRIBUTED BY"));
+                .satisfies(error -> assertValidation(error, "DISTRIBUTED BY RANGE"));
         assertThat(verifier.tableExists(identifier("t"))).isFalse();
     }
 
