@@ -14,6 +14,7 @@ import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.TableDistribution;
@@ -25,10 +26,13 @@ import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.connector.sink.abilities.SupportsBucketing;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.table.connector.sink.abilities.SupportsTruncate;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.flink.types.RowKind;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expressions;
 
 /**
  * The SQL sink of Iceberg tables: {@code INSERT INTO} (batch and streaming), {@code INSERT
@@ -50,6 +54,8 @@ import org.apache.flink.types.RowKind;
  * query yields no rows; when it names only some of them, the partitions the query writes are
  * replaced (as without the clause). Unpartitioned tables are replaced as a whole.
  *
+ * <p>{@code TRUNCATE TABLE} removes every data file in one snapshot ({@link #executeTruncation}).
+ *
  * <p>Rows arrive in the declared column types (e.g. {@code TINYINT}, {@code CHAR(n)} over Iceberg
  * {@code int} and {@code string}); the sink writes them as the Iceberg column types.
  *
@@ -60,7 +66,11 @@ import org.apache.flink.types.RowKind;
  */
 @Internal
 public final class IcebergTableSink
-        implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite, SupportsBucketing {
+        implements DynamicTableSink,
+                SupportsPartitioning,
+                SupportsOverwrite,
+                SupportsBucketing,
+                SupportsTruncate {
 
     private final TableLoader loader;
     private final RowType declared;
@@ -280,6 +290,32 @@ public final class IcebergTableSink
     @Override
     public boolean requiresBucketCount() {
         return true;
+    }
+
+    /**
+     * {@code TRUNCATE TABLE} (batch mode): one snapshot that removes every data file of the branch
+     * the write options name ({@code main} by default), committed on the client without a job. A
+     * table without a snapshot on that branch is already empty and gets none.
+     */
+    @Override
+    public void executeTruncation() {
+        Table table = settings.table();
+        table.refresh();
+        String branch = settings.writeConf().branch();
+        if (table.snapshot(branch) == null) {
+            return;
+        }
+        try {
+            table.newDelete()
+                    .deleteFromRowFilter(Expressions.alwaysTrue())
+                    .toBranch(branch)
+                    .commit();
+        } catch (RuntimeException e) {
+            throw new TableException(
+                    String.format(
+                            "Cannot truncate table %s: %s", settings.tableName(), e.getMessage()),
+                    e);
+        }
     }
 
     @Override

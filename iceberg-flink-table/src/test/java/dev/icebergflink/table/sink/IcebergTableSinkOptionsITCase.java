@@ -410,4 +410,27 @@ class IcebergTableSinkOptionsITCase extends SqlTestBase {
                 .satisfies(e -> assertThat(messages(e)).contains("update changes"));
         assertThat(snapshotCount(table("ops"))).isEqualTo(snapshots);
     }
+
+    @Test
+    void truncateTableRemovesEveryRowInOneSnapshot() {
+        exec(
+                batch,
+                "CREATE TABLE trunc (id INT, data STRING, PRIMARY KEY (id) NOT ENFORCED) WITH"
+                        + " ('format-version'='2')");
+        exec(batch, "TRUNCATE TABLE trunc");
+        assertThat(table("trunc").currentSnapshot()).as("an empty table stays as it is").isNull();
+
+        exec(batch, "INSERT INTO trunc VALUES (1, 'a'), (2, 'b')");
+        exec(batch, "INSERT INTO trunc /*+ OPTIONS('upsert-enabled'='true') */ VALUES (1, 'c')");
+        int snapshots = snapshotCount(table("trunc"));
+        exec(batch, "TRUNCATE TABLE trunc");
+        Table truncated = table("trunc");
+        assertThat(snapshotCount(truncated)).isEqualTo(snapshots + 1);
+        assertThat(truncated.currentSnapshot().operation()).isEqualTo("delete");
+        assertThat(icebergRows(truncated)).isEmpty();
+        assertThat(rows(batch, "SELECT * FROM trunc")).isEmpty();
+
+        exec(batch, "INSERT INTO trunc VALUES (3, 'd')");
+        assertThat(rows(batch, "SELECT * FROM trunc")).containsExactly(Row.of(3, "d"));
+    }
 }
