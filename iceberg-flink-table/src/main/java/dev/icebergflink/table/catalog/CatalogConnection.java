@@ -16,6 +16,7 @@ import org.apache.iceberg.CachingCatalog;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.ViewCatalog;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
@@ -125,6 +126,15 @@ final class CatalogConnection {
     SupportsNamespaces namespacesOrNull() {
         requireOpen();
         return namespaces;
+    }
+
+    /**
+     * The open catalog's views, or {@code null} when it stores none. The catalog itself, not the
+     * caching wrapper, which caches tables only.
+     */
+    ViewCatalog viewsOrNull() {
+        requireOpen();
+        return original instanceof ViewCatalog views ? views : null;
     }
 
     /** The open catalog's namespaces, for {@code action}; fails when it has none. */

@@ -19,6 +19,7 @@ import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.catalog.ViewCatalog;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
@@ -180,12 +181,18 @@ final class DatabaseOperations {
         }
         Namespace namespace = databases.namespace(name);
         List<TableIdentifier> tables = connection.catalog().listTables(namespace);
-        if (!tables.isEmpty()) {
+        ViewCatalog viewCatalog = connection.viewsOrNull();
+        List<TableIdentifier> views =
+                viewCatalog == null ? List.of() : viewCatalog.listViews(namespace);
+        if (!tables.isEmpty() || !views.isEmpty()) {
             if (!cascade) {
                 throw new DatabaseNotEmptyException(connection.name(), name);
             }
             for (TableIdentifier table : tables) {
                 connection.catalog().dropTable(table, true);
+            }
+            for (TableIdentifier view : views) {
+                viewCatalog.dropView(view);
             }
         }
         try {

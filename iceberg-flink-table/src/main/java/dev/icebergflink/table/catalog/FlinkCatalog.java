@@ -29,7 +29,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * A Flink catalog over an Iceberg catalog: Flink databases are Iceberg namespaces (under the
- * optional {@code base-namespace}) and Flink tables are Iceberg tables.
+ * optional {@code base-namespace}), Flink tables are Iceberg tables and Flink views Iceberg views.
  *
  * <p>It exists so that SQL users can create, inspect, change and drop Iceberg databases and tables
  * with Flink DDL. It is the facade Flink calls; each kind of operation has a class of its own that
@@ -43,9 +43,11 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *       TABLE} maps to Iceberg and back, and {@link TableAlterations} for {@code ALTER TABLE}.
  *   <li><b>Partitions</b>: {@link PartitionOperations}; {@code SHOW PARTITIONS} lists the identity
  *       partitions of the live data files, and partitions are not created or dropped here.
- *   <li><b>Views, functions and statistics</b> are not stored ({@link TablesOnlyCatalog}): views
- *       and functions list as empty; creating them fails with a message saying so; statistics are
- *       unknown.
+ *   <li><b>Views</b>: {@link ViewOperations}; Flink views are Iceberg views (dialect {@code flink})
+ *       in Iceberg catalogs that store views; elsewhere they list as empty and creating one fails
+ *       saying so.
+ *   <li><b>Functions and statistics</b> are not stored ({@link TablesOnlyCatalog}): functions list
+ *       as empty; creating them fails with a message saying so; statistics are unknown.
  * </ul>
  *
  * <p>Tables are read (and written) through {@link FlinkDynamicTableFactory}, which {@link
@@ -58,6 +60,7 @@ public class FlinkCatalog extends TablesOnlyCatalog {
 
     private final CatalogConnection connection;
     private final DatabaseOperations databases;
+    private final ViewOperations views;
     private final TableLifecycle tables;
     private final TableAlterations alterations;
     private final PartitionOperations partitions;
@@ -75,7 +78,8 @@ public class FlinkCatalog extends TablesOnlyCatalog {
         super(settings.catalogName(), settings.defaultDatabase());
         this.connection = new CatalogConnection(settings, loader, allowQueryPaths);
         this.databases = new DatabaseOperations(connection);
-        this.tables = new TableLifecycle(connection, databases);
+        this.views = new ViewOperations(connection, databases);
+        this.tables = new TableLifecycle(connection, databases, views);
         this.alterations = new TableAlterations(connection);
         this.partitions = new PartitionOperations(connection);
     }
@@ -214,6 +218,10 @@ public class FlinkCatalog extends TablesOnlyCatalog {
             List<TableChange> tableChanges,
             boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
+        if (newTable.getTableKind() == CatalogBaseTable.TableKind.VIEW) {
+            views.replaceView(tablePath, newTable, ignoreIfNotExists);
+            return;
+        }
         alterations.alterTable(tablePath, newTable, tableChanges, ignoreIfNotExists);
     }
 
@@ -225,7 +233,20 @@ public class FlinkCatalog extends TablesOnlyCatalog {
     public void alterTable(
             ObjectPath tablePath, CatalogBaseTable newTable, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
+        if (newTable.getTableKind() == CatalogBaseTable.TableKind.VIEW) {
+            views.replaceView(tablePath, newTable, ignoreIfNotExists);
+            return;
+        }
         alterations.alterTable(tablePath, newTable, ignoreIfNotExists);
+    }
+
+    // ------------------------------------------------------------------ views
+
+    /** The Iceberg views of a database; empty where the Iceberg catalog stores no views. */
+    @Override
+    public List<String> listViews(String databaseName)
+            throws DatabaseNotExistException, CatalogException {
+        return views.listViews(databaseName);
     }
 
     // ------------------------------------------------------------------ partitions

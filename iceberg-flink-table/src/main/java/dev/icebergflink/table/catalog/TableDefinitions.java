@@ -111,8 +111,8 @@ final class TableDefinitions {
                 || !(table instanceof CatalogTable catalogTable)) {
             throw new ValidationException(
                     String.format(
-                            "Cannot create '%s': an Iceberg catalog stores only tables, not %s."
-                                    + " Create views and materialized tables in another catalog.",
+                            "Cannot create '%s': an Iceberg catalog stores tables and views, not"
+                                    + " %s. Create them in another catalog.",
                             tableName, describeKind(table)));
         }
         if (!(table instanceof ResolvedCatalogTable resolvedTable)) {

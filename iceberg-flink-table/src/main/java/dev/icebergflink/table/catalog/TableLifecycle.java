@@ -2,10 +2,12 @@ package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.metadata.MetadataTables;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogView;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
@@ -29,28 +31,38 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  * Catalog#dropTable(TableIdentifier)} does by default and as users of Iceberg's Flink connector
  * expect (data files are kept when the table property {@code gc.enabled} is {@code false},
  * Iceberg's rule for shared files). An object name {@code t$type} shows the read-only Iceberg
- * metadata table of that type over {@code t}.
+ * metadata table of that type over {@code t}. Flink sends the same calls for views, which go to
+ * {@link ViewOperations}.
  */
 final class TableLifecycle {
 
     private final CatalogConnection connection;
     private final DatabaseOperations databases;
+    private final ViewOperations views;
 
-    TableLifecycle(CatalogConnection connection, DatabaseOperations databases) {
+    TableLifecycle(
+            CatalogConnection connection, DatabaseOperations databases, ViewOperations views) {
         this.connection = connection;
         this.databases = databases;
+        this.views = views;
     }
 
+    /** The tables and, as Flink's catalog contract asks, the views of a database. */
     List<String> listTables(String databaseName)
             throws DatabaseNotExistException, CatalogException {
         databases.requireDatabase(databaseName);
+        List<String> views = this.views.listViews(databaseName);
         try {
-            return connection
-                    .catalog()
-                    .listTables(connection.databases().namespace(databaseName))
-                    .stream()
-                    .map(TableIdentifier::name)
-                    .toList();
+            List<String> names =
+                    new ArrayList<>(
+                            connection
+                                    .catalog()
+                                    .listTables(connection.databases().namespace(databaseName))
+                                    .stream()
+                                    .map(TableIdentifier::name)
+                                    .toList());
+            names.addAll(views);
+            return names;
         } catch (NoSuchNamespaceException e) {
             throw new DatabaseNotExistException(connection.name(), databaseName, e);
         } catch (RuntimeException e) {
@@ -77,19 +89,34 @@ final class TableLifecycle {
             return MetadataTables.toCatalogTable(
                     connection.qualifiedName(tablePath), metadataTable);
         }
-        return TableDefinitions.toCatalogTable(connection.loadTable(tablePath));
-    }
-
-    boolean tableExists(ObjectPath tablePath) throws CatalogException {
-        Catalog catalog = connection.catalog();
         try {
-            return catalog.tableExists(connection.databases().identifier(tablePath));
-        } catch (RuntimeException e) {
-            throw connection.catalogError("check table " + tablePath.getFullName(), e);
+            return TableDefinitions.toCatalogTable(connection.loadTable(tablePath));
+        } catch (TableNotExistException e) {
+            Optional<CatalogView> view = views.getView(tablePath);
+            if (view.isPresent()) {
+                return view.get();
+            }
+            throw e;
         }
     }
 
-    /** Drops the table and purges its files; see the class comment. */
+    /** Whether a table or a view exists at {@code tablePath}. */
+    boolean tableExists(ObjectPath tablePath) throws CatalogException {
+        Catalog catalog = connection.catalog();
+        try {
+            if (catalog.tableExists(connection.databases().identifier(tablePath))) {
+                return true;
+            }
+        } catch (RuntimeException e) {
+            throw connection.catalogError("check table " + tablePath.getFullName(), e);
+        }
+        return views.viewExists(tablePath);
+    }
+
+    /**
+     * Drops the table and purges its files (see the class comment), or drops the view ({@code DROP
+     * VIEW}, which Flink sends here too).
+     */
     void dropTable(ObjectPath tablePath, boolean ignoreIfNotExists)
             throws TableNotExistException, CatalogException {
         Catalog catalog = connection.catalog();
@@ -101,13 +128,21 @@ final class TableLifecycle {
         } catch (RuntimeException e) {
             throw connection.catalogError("drop table " + tablePath.getFullName(), e);
         }
+        if (!dropped) {
+            dropped = views.dropView(tablePath);
+        }
         if (!dropped && !ignoreIfNotExists) {
             throw new TableNotExistException(connection.name(), tablePath);
         }
     }
 
+    /** Renames the table, or the view ({@code ALTER VIEW ... RENAME TO}, sent here too). */
     void renameTable(ObjectPath tablePath, String newTableName, boolean ignoreIfNotExists)
             throws TableNotExistException, TableAlreadyExistException, CatalogException {
+        if (views.viewExists(tablePath)) {
+            views.renameView(tablePath, newTableName);
+            return;
+        }
         Catalog catalog = connection.catalog();
         TableIdentifier from = connection.databases().identifier(tablePath);
         TableIdentifier to = TableIdentifier.of(from.namespace(), newTableName);
@@ -138,8 +173,13 @@ final class TableLifecycle {
         }
     }
 
+    /** Creates the table, or the view ({@code CREATE VIEW}, sent here too). */
     void createTable(ObjectPath tablePath, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException, DatabaseNotExistException, CatalogException {
+        if (table.getTableKind() == CatalogBaseTable.TableKind.VIEW) {
+            views.createView(tablePath, table, ignoreIfExists);
+            return;
+        }
         Catalog catalog = connection.catalog();
         connection.checkTablePaths(tablePath, table.getOptions().keySet());
         TableDefinitions.NewTable newTable =

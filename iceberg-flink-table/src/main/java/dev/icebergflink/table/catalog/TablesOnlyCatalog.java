@@ -15,9 +15,9 @@ import org.apache.flink.table.catalog.stats.CatalogTableStatistics;
 import org.apache.flink.table.expressions.Expression;
 
 /**
- * The part of a Flink catalog that an Iceberg catalog does not store: views and functions list as
- * empty and cannot be created, statistics are unknown and cannot be stored, and partitions cannot
- * be created, changed, dropped or filtered through the catalog.
+ * The part of a Flink catalog that an Iceberg catalog does not store: functions list as empty and
+ * cannot be created, statistics are unknown and cannot be stored, and partitions cannot be created,
+ * changed, dropped or filtered through the catalog.
  *
  * <p>It exists so that {@link FlinkCatalog} holds only what the Iceberg catalog does store, while
  * every answer here fails with a message that says what is not stored and, where there is one, what
@@ -30,7 +30,7 @@ public abstract class TablesOnlyCatalog extends AbstractCatalog {
         super(name, defaultDatabase);
     }
 
-    /** Always empty: Iceberg views are not exposed to Flink. */
+    /** Empty here; {@link FlinkCatalog} lists the Iceberg views of catalogs that store them. */
     @Override
     public List<String> listViews(String databaseName)
             throws DatabaseNotExistException, CatalogException {

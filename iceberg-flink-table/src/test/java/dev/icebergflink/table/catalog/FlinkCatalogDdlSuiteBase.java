@@ -35,7 +35,9 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.catalog.ViewCatalog;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.view.View;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -616,11 +618,74 @@ abstract class FlinkCatalogDdlSuiteBase {
     }
 
     @Test
-    void viewsAreRejected() {
-        sql("CREATE TABLE t (id BIGINT)");
-        assertThatThrownBy(() -> sql("CREATE VIEW v AS SELECT 1 AS x"))
-                .satisfies(error -> assertValidation(error, "stores only tables, not views"));
-        assertThat(verifier.tableExists(identifier("v"))).isFalse();
+    void viewsAreIcebergViewsWhereTheCatalogStoresThem() throws Exception {
+        sql("CREATE TABLE t (id BIGINT, data STRING)");
+        if (!(verifier instanceof ViewCatalog views)) {
+            assertThatThrownBy(() -> sql("CREATE VIEW v AS SELECT id FROM t"))
+                    .satisfies(error -> assertValidation(error, "does not store views"));
+            assertThat(rows("SHOW VIEWS")).isEmpty();
+            return;
+        }
+        tEnv.executeSql("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')").await();
+        sql("CREATE VIEW v COMMENT 'later rows' AS SELECT id, data FROM t WHERE id > 1");
+
+        View view = views.loadView(identifier("v"));
+        assertThat(view.sqlFor("flink").dialect()).isEqualTo("flink");
+        assertThat(view.sqlFor("flink").sql()).contains("`" + db + "`.`t`");
+        assertThat(view.currentVersion().defaultNamespace()).isEqualTo(namespace(db));
+        assertThat(view.currentVersion().defaultCatalog()).isEqualTo(CATALOG);
+        assertThat(view.properties()).containsEntry("comment", "later rows");
+        assertThat(view.properties().get("flink.original-query"))
+                .as("the query as written, unqualified")
+                .contains("FROM `t`")
+                .contains("WHERE `id` > 1");
+        assertThat(view.schema().columns())
+                .extracting(Types.NestedField::name)
+                .containsExactly("id", "data");
+        assertThat(rows("SHOW VIEWS")).containsExactly(Row.of("v"));
+        assertThat(rows("SHOW TABLES")).containsExactlyInAnyOrder(Row.of("t"), Row.of("v"));
+        assertThat(rows("SELECT * FROM v"))
+                .containsExactlyInAnyOrder(Row.of(2L, "b"), Row.of(3L, "c"));
+        assertThat(rows("SHOW CREATE VIEW v").get(0).getField(0).toString())
+                .contains("CREATE VIEW")
+                .contains("later rows")
+                .contains("WHERE");
+
+        sql("ALTER VIEW v AS SELECT id FROM t WHERE id = 1");
+        View altered = views.loadView(identifier("v"));
+        assertThat(altered.currentVersion().versionId())
+                .isGreaterThan(view.currentVersion().versionId());
+        assertThat(altered.schema().columns()).hasSize(1);
+        assertThat(rows("SELECT * FROM v")).containsExactly(Row.of(1L));
+
+        sql("ALTER VIEW v RENAME TO w");
+        assertThat(views.viewExists(identifier("v"))).isFalse();
+        assertThat(rows("SELECT * FROM w")).containsExactly(Row.of(1L));
+        sql("DROP VIEW w");
+        assertThat(views.viewExists(identifier("w"))).isFalse();
+        assertThat(verifier.tableExists(identifier("t"))).isTrue();
+
+        // A view another engine created lists, but Flink does not guess at its SQL.
+        views.buildView(identifier("spark_view"))
+                .withSchema(new Schema(Types.NestedField.optional(1, "x", Types.IntegerType.get())))
+                .withQuery("spark", "SELECT 1 AS x")
+                .withDefaultNamespace(namespace(db))
+                .create();
+        assertThat(rows("SHOW VIEWS")).containsExactly(Row.of("spark_view"));
+        assertThatThrownBy(() -> rows("SELECT * FROM spark_view"))
+                .satisfies(
+                        error ->
+                                assertThat(messages(error))
+                                        .contains("has no Flink SQL")
+                                        .contains("[spark]"));
+    }
+
+    private static String messages(Throwable error) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            text.append(t.getMessage()).append('\n');
+        }
+        return text.toString();
     }
 
     @Test

@@ -1,8 +1,19 @@
 package dev.icebergflink.table.storage;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.icebergflink.table.catalog.FlinkCatalog;
 import dev.icebergflink.testing.servers.HdfsServerExtension;
 import dev.icebergflink.testing.servers.PostgresServerExtension;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.types.Row;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.catalog.ViewCatalog;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Iceberg's JdbcCatalog on a real PostgreSQL with its warehouse on HDFS. */
@@ -18,7 +29,42 @@ class JdbcCatalogOnHdfsITCase extends CatalogWarehouseITCaseBase {
         Map<String, String> options = POSTGRES.catalogProperties();
         options.put("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog");
         options.put("warehouse", storage().warehouse());
+        // the schema version with views (Iceberg's JdbcCatalog stores views only from V1 on)
+        options.put("jdbc.schema-version", "V1");
         return options;
+    }
+
+    /** Flink views are Iceberg views in the JDBC catalog: created, queried, listed and dropped. */
+    @Test
+    void viewsAreStoredInTheJdbcCatalog() throws Exception {
+        TableEnvironment env = batchEnv();
+        Map<String, String> options = new LinkedHashMap<>(catalogOptions());
+        options.put("type", "iceberg");
+        options.put("hadoop.dfs.replication", "1");
+        exec(
+                env,
+                "CREATE CATALOG jdbc_views WITH (%s)",
+                options.entrySet().stream()
+                        .map(e -> "'" + e.getKey() + "'='" + e.getValue() + "'")
+                        .collect(Collectors.joining(", ")));
+        exec(env, "CREATE DATABASE jdbc_views.v_db");
+        exec(env, "CREATE TABLE jdbc_views.v_db.t (id BIGINT, data STRING)");
+        exec(env, "INSERT INTO jdbc_views.v_db.t VALUES (1, 'a'), (2, 'b')");
+        exec(
+                env,
+                "CREATE VIEW jdbc_views.v_db.v AS SELECT data FROM jdbc_views.v_db.t WHERE id = 2");
+
+        FlinkCatalog catalog = (FlinkCatalog) env.getCatalog("jdbc_views").orElseThrow();
+        ViewCatalog iceberg = (ViewCatalog) catalog.catalogLoader().loadCatalog();
+        TableIdentifier view = catalog.toIdentifier(new ObjectPath("v_db", "v"));
+        assertThat(iceberg.viewExists(view)).isTrue();
+        assertThat(iceberg.loadView(view).sqlFor("flink").sql()).contains("`t`");
+        assertThat(rows(env, "SHOW VIEWS IN jdbc_views.v_db")).containsExactly(Row.of("v"));
+        assertThat(rows(env, "SELECT * FROM jdbc_views.v_db.v")).containsExactly(Row.of("b"));
+
+        exec(env, "DROP VIEW jdbc_views.v_db.v");
+        assertThat(iceberg.viewExists(view)).isFalse();
+        exec(env, "DROP DATABASE jdbc_views.v_db CASCADE");
     }
 
     @Override
