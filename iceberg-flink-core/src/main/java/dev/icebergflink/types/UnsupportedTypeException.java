@@ -17,11 +17,12 @@ public class UnsupportedTypeException extends IllegalArgumentException {
     private static final String FLINK_SUPPORTED =
             "BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, CHAR, VARCHAR/STRING, BINARY,"
                     + " VARBINARY/BYTES, DECIMAL, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ, ARRAY, MAP,"
-                    + " MULTISET and ROW";
+                    + " MULTISET, ROW and (Flink 2.1 or later) VARIANT";
 
     private static final String ICEBERG_SUPPORTED =
             "boolean, int, long, float, double, date, time, timestamp, timestamptz, timestamp_ns,"
-                    + " timestamptz_ns, string, uuid, fixed, binary, decimal, struct, list and map";
+                    + " timestamptz_ns, string, uuid, fixed, binary, decimal, struct, list, map, unknown"
+                    + " and (Flink 2.1 or later) variant";
 
     private final String column;
 

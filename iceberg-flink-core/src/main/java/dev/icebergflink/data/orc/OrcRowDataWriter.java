@@ -201,6 +201,13 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
                 }
             case MAP:
                 return mapWriter(type.asMapType(), flinkType, path);
+            case VARIANT:
+                throw new UnsupportedOperationException(
+                        String.format(
+                                "Column '%s' has Iceberg type variant, which Iceberg does not store"
+                                        + " in ORC files; write the table as Parquet or Avro"
+                                        + " (write.format.default)",
+                                path));
             default:
                 throw new UnsupportedOperationException(
                         String.format(

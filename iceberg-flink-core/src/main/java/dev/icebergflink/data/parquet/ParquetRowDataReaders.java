@@ -4,6 +4,7 @@ import dev.icebergflink.data.row.EngineProjections;
 import dev.icebergflink.data.row.RowDataConstants;
 import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,9 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.iceberg.parquet.ParquetValueReader;
 import org.apache.iceberg.parquet.ParquetValueReaders;
+import org.apache.iceberg.parquet.ParquetVariantVisitor;
 import org.apache.iceberg.parquet.TypeWithSchemaVisitor;
+import org.apache.iceberg.parquet.VariantReaderBuilder;
 import org.apache.iceberg.parquet.VectorizedReader;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -273,15 +276,18 @@ public final class ParquetRowDataReaders {
         }
 
         @Override
+        public ParquetVariantVisitor<ParquetValueReader<?>> variantVisitor() {
+            // Iceberg's reader of the variant group, shredded or not, at the current path
+            return new VariantReaderBuilder(fileSchema, Arrays.asList(currentPath()));
+        }
+
+        @Override
         public ParquetValueReader<?> variant(
                 Types.VariantType expected, GroupType group, ParquetValueReader<?> result) {
             if (expected == null) {
                 return null;
             }
-            throw new UnsupportedOperationException(
-                    String.format(
-                            "Column '%s': the Flink connector cannot read Iceberg variant values",
-                            String.join(".", currentPath())));
+            return ParquetVariantValues.reader(result);
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.icebergflink.data.parquet;
 import dev.icebergflink.data.row.RequiredFieldCheck;
 import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
@@ -12,7 +13,9 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.parquet.ParquetValueWriter;
 import org.apache.iceberg.parquet.ParquetValueWriters;
+import org.apache.iceberg.parquet.ParquetVariantVisitor;
 import org.apache.iceberg.parquet.TypeWithSchemaVisitor;
+import org.apache.iceberg.parquet.VariantWriterBuilder;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -170,13 +173,16 @@ public final class ParquetRowDataWriters {
         }
 
         @Override
+        public ParquetVariantVisitor<ParquetValueWriter<?>> variantVisitor() {
+            // Iceberg's writer of the variant group at the current path (unshredded unless the
+            // file schema shreds it)
+            return new VariantWriterBuilder(fileSchema, Arrays.asList(currentPath()));
+        }
+
+        @Override
         public ParquetValueWriter<?> variant(
                 Types.VariantType variant, GroupType group, ParquetValueWriter<?> result) {
-            throw new UnsupportedOperationException(
-                    String.format(
-                            "Column '%s': the Flink connector cannot write Iceberg variant"
-                                    + " values",
-                            columnName()));
+            return ParquetVariantValues.writer(result, columnName());
         }
 
         @Override
