@@ -168,8 +168,21 @@ final class TableLifecycle {
                 | org.apache.iceberg.exceptions.ValidationException e) {
             throw new ValidationException(
                     String.format(
-                            "Cannot create table %s: %s",
-                            connection.qualifiedName(tablePath), e.getMessage()),
+                            "Cannot create table %s: %s%s",
+                            connection.qualifiedName(tablePath),
+                            e.getMessage(),
+                            TableDefinitions.formatVersionHint(newTable.schema())),
+                    e);
+        } catch (IllegalStateException e) {
+            // Iceberg refuses a format-v3 type in an older table this way ("Invalid schema for v2")
+            String hint = TableDefinitions.formatVersionHint(newTable.schema());
+            if (hint.isEmpty()) {
+                throw connection.catalogError("create table " + tablePath.getFullName(), e);
+            }
+            throw new ValidationException(
+                    String.format(
+                            "Cannot create table %s: %s%s",
+                            connection.qualifiedName(tablePath), e.getMessage(), hint),
                     e);
         } catch (RuntimeException e) {
             throw connection.catalogError("create table " + tablePath.getFullName(), e);
