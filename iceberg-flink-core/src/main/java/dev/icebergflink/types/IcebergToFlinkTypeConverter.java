@@ -104,6 +104,9 @@ public final class IcebergToFlinkTypeConverter {
                                 .copy(map.isValueOptional());
                 return new MapType(key, value);
             case VARIANT:
+                if (!FlinkVariants.available()) {
+                    throw UnsupportedTypeException.variantBeforeFlink21(path);
+                }
                 return FlinkVariants.variantType(true, path);
             case UNKNOWN:
                 return unknownType();

@@ -45,6 +45,18 @@ public class UnsupportedTypeException extends IllegalArgumentException {
                         column, type.asSummaryString(), FLINK_SUPPORTED));
     }
 
+    static UnsupportedTypeException variantBeforeFlink21(String column) {
+        return new UnsupportedTypeException(
+                column,
+                String.format(
+                        "Column '%s' has Iceberg type variant, which needs Flink's VARIANT type:"
+                                + " Flink 2.1 or later. This connector build is for Flink 1.20;"
+                                + " read and write the table with the connector for Flink 2.1 or"
+                                + " later (the DataStream source can also project the column"
+                                + " away).",
+                        column));
+    }
+
     static UnsupportedTypeException forIcebergType(String column, Type type) {
         return new UnsupportedTypeException(
                 column,
