@@ -38,7 +38,10 @@ import org.apache.parquet.schema.PrimitiveType;
  * Metadata columns are served by Iceberg's own readers: {@code _pos} (the row position), {@code
  * _deleted} (false), and row lineage. Type promotions int to long, float to double and wider
  * decimal precision are applied. Timestamps are read in the file's unit (millis, micros, nanos, or
- * legacy INT96); times are truncated to Flink's milliseconds.
+ * legacy INT96); times are truncated to Flink's milliseconds. Variant columns, shredded or not, are
+ * read by Iceberg's own variant reader ({@code VariantReaderBuilder}) and handed to Flink as {@code
+ * VARIANT} values (see {@link ParquetVariantValues}); the batched reader takes them, like every
+ * non-primitive column, row by row.
  *
  * <p>Top-level rows are {@code BinaryRowData} (see {@link ParquetBinaryRowReader}): Flink copies
  * them between operators with one array copy, and the file's primitive columns are decoded straight

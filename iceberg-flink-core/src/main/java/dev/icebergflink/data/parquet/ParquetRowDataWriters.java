@@ -36,7 +36,8 @@ import org.apache.parquet.schema.PrimitiveType;
  * timestamp and map&lt;T, int&gt;). The encodings follow the file schema: decimals as int32, int64
  * or fixed-length bytes by precision, timestamps in the column's annotated unit, uuid as 16 fixed
  * bytes. Float and double columns go through Iceberg's own writers so NaN counts and bounds reach
- * the file's metrics.
+ * the file's metrics, and so do variant columns (Iceberg's {@code VariantWriterBuilder}), written
+ * unshredded (metadata and value) unless the file schema shreds them.
  */
 @Internal
 public final class ParquetRowDataWriters {
