@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.compat.FlinkVariants;
+import dev.icebergflink.data.row.RowDataStructLike;
 import java.io.File;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -110,6 +111,22 @@ class VariantFilesTest {
         assertThat(FlinkSchemaUtil.convert(FlinkSchemaUtil.toSchema(rowType))).isEqualTo(rowType);
         assertThat(FlinkSchemaUtil.toSchema(rowType).findType("s.inner"))
                 .isEqualTo(Types.VariantType.get());
+    }
+
+    @Test
+    void rowsViewedAsIcebergStructsHoldIcebergVariants() {
+        // the view partitioning, residual filters and delete keys use on the write and read paths
+        RowDataStructLike view =
+                new RowDataStructLike(SCHEMA.asStruct(), FlinkSchemaUtil.convert(SCHEMA));
+        List<RowData> rows = rows();
+        List<Variant> values = values();
+        for (int i = 0; i < rows.size(); i++) {
+            view.wrap(rows.get(i));
+            org.apache.iceberg.variants.Variant v =
+                    view.get(1, org.apache.iceberg.variants.Variant.class);
+            assertThat(v == null ? null : json(v))
+                    .isEqualTo(values.get(i) == null ? null : values.get(i).toJson());
+        }
     }
 
     @ParameterizedTest
