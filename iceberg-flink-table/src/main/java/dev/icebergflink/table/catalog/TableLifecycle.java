@@ -2,6 +2,7 @@ package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.metadata.MetadataTables;
+import dev.icebergflink.types.UnsupportedTypeException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.table.api.ValidationException;
@@ -77,7 +78,16 @@ final class TableLifecycle {
             return MetadataTables.toCatalogTable(
                     connection.qualifiedName(tablePath), metadataTable);
         }
-        return TableDefinitions.toCatalogTable(connection.loadTable(tablePath));
+        try {
+            return TableDefinitions.toCatalogTable(connection.loadTable(tablePath));
+        } catch (UnsupportedTypeException e) {
+            // e.g. a variant column on Flink 1.20: the table is listed, but Flink cannot hold it
+            throw new CatalogException(
+                    String.format(
+                            "Table %s cannot be used from Flink: %s",
+                            connection.qualifiedName(tablePath), e.getMessage()),
+                    e);
+        }
     }
 
     boolean tableExists(ObjectPath tablePath) throws CatalogException {
