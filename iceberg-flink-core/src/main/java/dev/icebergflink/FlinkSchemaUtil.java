@@ -28,13 +28,17 @@ import org.apache.iceberg.types.Types;
  * DOUBLE; CHAR, VARCHAR and STRING to string; BINARY(n) to fixed(n); VARBINARY and BYTES to binary;
  * DECIMAL(p, s); DATE; TIME to time; TIMESTAMP(0..6) to timestamp and TIMESTAMP(7..9) to
  * timestamp_ns; TIMESTAMP_LTZ likewise to timestamptz and timestamptz_ns; ARRAY to list; MAP to
- * map; MULTISET&lt;T&gt; to map&lt;T, int&gt;; ROW to struct. Other types (RAW, INTERVAL, TIMESTAMP
- * WITH TIME ZONE, structured, distinct, NULL, SYMBOL, ...) fail with an {@link
+ * map; MULTISET&lt;T&gt; to map&lt;T, int&gt;; ROW to struct; VARIANT to variant. Other types (RAW,
+ * INTERVAL, TIMESTAMP WITH TIME ZONE, structured, distinct, NULL, SYMBOL, ...) fail with an {@link
  * dev.icebergflink.types.UnsupportedTypeException} naming the column and the type.
  *
  * <p>Iceberg to Flink: the reverse, with uuid to BINARY(16), fixed(n) to BINARY(n), binary to
  * VARBINARY, string to STRING, time to TIME(3), timestamp to TIMESTAMP(6), timestamptz to
  * TIMESTAMP_LTZ(6) and the nanosecond types to precision 9.
+ *
+ * <p>Format v3 types: Flink {@code VARIANT} (Flink 2.1 or later) and Iceberg {@code variant} map to
+ * each other; on Flink 1.20 an Iceberg {@code variant} column fails naming the column. Iceberg
+ * {@code unknown} becomes a nullable {@code STRING} that always reads NULL and is never stored.
  *
  * <p>Nullability, comments and (from Iceberg) field ids are kept. A Flink primary key becomes the
  * Iceberg identifier fields and back.
@@ -88,9 +92,32 @@ public final class FlinkSchemaUtil {
     /**
      * Converts a Flink schema into an Iceberg schema whose field ids match those of {@code
      * baseSchema} wherever names match, as needed when writing Flink rows into an existing table.
+     * Columns that are {@code unknown} in {@code baseSchema} stay {@code unknown}, whatever Flink
+     * type they have (Flink sees them as a nullable STRING): nothing is stored for them.
      */
     public static Schema convert(Schema baseSchema, ResolvedSchema flinkSchema) {
-        return TypeUtil.reassignIds(convert(flinkSchema), baseSchema);
+        Schema converted = TypeUtil.reassignIds(convert(flinkSchema), baseSchema);
+        return new Schema(
+                keepUnknown(converted.asStruct(), baseSchema).fields(),
+                converted.identifierFieldIds());
+    }
+
+    private static Types.StructType keepUnknown(Types.StructType struct, Schema baseSchema) {
+        List<Types.NestedField> fields = new ArrayList<>(struct.fields().size());
+        for (Types.NestedField field : struct.fields()) {
+            Type baseType = baseSchema.findType(field.fieldId());
+            Types.NestedField kept = field;
+            if (baseType != null && baseType.typeId() == Type.TypeID.UNKNOWN) {
+                kept = Types.NestedField.from(field).ofType(Types.UnknownType.get()).build();
+            } else if (field.type().isStructType()) {
+                kept =
+                        Types.NestedField.from(field)
+                                .ofType(keepUnknown(field.type().asStructType(), baseSchema))
+                                .build();
+            }
+            fields.add(kept);
+        }
+        return Types.StructType.of(fields);
     }
 
     /**

@@ -272,12 +272,12 @@ class FlinkSchemaUtilTest {
                                 "s",
                                 Types.StructType.of(
                                         Types.NestedField.optional(
-                                                2, "v", Types.VariantType.get()))));
+                                                2, "g", Types.GeometryType.crs84()))));
 
         assertThatThrownBy(() -> FlinkSchemaUtil.convert(schema))
                 .isInstanceOf(UnsupportedTypeException.class)
-                .hasMessageContaining("Column 's.v'")
-                .hasMessageContaining("variant");
+                .hasMessageContaining("Column 's.g'")
+                .hasMessageContaining("geometry");
     }
 
     @Test

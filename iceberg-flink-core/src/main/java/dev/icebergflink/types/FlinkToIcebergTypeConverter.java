@@ -1,5 +1,6 @@
 package dev.icebergflink.types;
 
+import dev.icebergflink.compat.FlinkVariants;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
@@ -91,6 +92,10 @@ public final class FlinkToIcebergTypeConverter {
             case ROW:
                 return convertRow((RowType) type, path);
             default:
+                // VARIANT (Flink 2.1 or later) has no constant of LogicalTypeRoot on Flink 1.20
+                if (FlinkVariants.isVariant(type)) {
+                    return Types.VariantType.get();
+                }
                 throw UnsupportedTypeException.forFlinkType(path, type);
         }
     }

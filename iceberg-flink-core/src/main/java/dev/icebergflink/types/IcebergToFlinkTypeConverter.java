@@ -1,5 +1,6 @@
 package dev.icebergflink.types;
 
+import dev.icebergflink.compat.FlinkVariants;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
@@ -29,7 +30,9 @@ import org.apache.iceberg.types.Types;
  *
  * <p>Notable choices: Iceberg {@code time} becomes {@code TIME(3)}, the finest precision Flink's
  * runtime holds (milliseconds); {@code uuid} becomes {@code BINARY(16)}; {@code timestamp_ns}
- * becomes {@code TIMESTAMP(9)}.
+ * becomes {@code TIMESTAMP(9)}; {@code variant} becomes {@code VARIANT} (Flink 2.1 or later, an
+ * error naming the column on Flink 1.20); {@code unknown} becomes a nullable {@code STRING} that
+ * always reads NULL ({@link #unknownType()}).
  */
 @Internal
 public final class IcebergToFlinkTypeConverter {
@@ -100,9 +103,27 @@ public final class IcebergToFlinkTypeConverter {
                         convert(map.valueType(), ColumnPaths.child(path, "value"))
                                 .copy(map.isValueOptional());
                 return new MapType(key, value);
+            case VARIANT:
+                if (!FlinkVariants.available()) {
+                    throw UnsupportedTypeException.variantBeforeFlink21(path);
+                }
+                return FlinkVariants.variantType(true, path);
+            case UNKNOWN:
+                return unknownType();
             default:
                 throw UnsupportedTypeException.forIcebergType(path, type);
         }
+    }
+
+    /**
+     * The Flink type of Iceberg's {@code unknown} (format v3): a nullable {@code STRING} that
+     * always reads NULL. Flink's own {@code NULL} type would say more, but Flink's runtime has no
+     * serializer for it, so a table with such a column could not be read; {@code STRING} lets SQL
+     * select, cast and insert ({@code CAST(NULL AS STRING)}) the column. Writers store nothing for
+     * it (Iceberg keeps no data of {@code unknown} columns).
+     */
+    public static LogicalType unknownType() {
+        return new VarCharType(true, VarCharType.MAX_LENGTH);
     }
 
     private static RowType convertStruct(Types.StructType struct, String path) {

@@ -17,11 +17,12 @@ public class UnsupportedTypeException extends IllegalArgumentException {
     private static final String FLINK_SUPPORTED =
             "BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, CHAR, VARCHAR/STRING, BINARY,"
                     + " VARBINARY/BYTES, DECIMAL, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ, ARRAY, MAP,"
-                    + " MULTISET and ROW";
+                    + " MULTISET, ROW and (Flink 2.1 or later) VARIANT";
 
     private static final String ICEBERG_SUPPORTED =
             "boolean, int, long, float, double, date, time, timestamp, timestamptz, timestamp_ns,"
-                    + " timestamptz_ns, string, uuid, fixed, binary, decimal, struct, list and map";
+                    + " timestamptz_ns, string, uuid, fixed, binary, decimal, struct, list, map, unknown"
+                    + " and (Flink 2.1 or later) variant";
 
     private final String column;
 
@@ -42,6 +43,18 @@ public class UnsupportedTypeException extends IllegalArgumentException {
                         "Column '%s' has Flink type %s, which Iceberg cannot store. Supported Flink"
                                 + " types are %s.",
                         column, type.asSummaryString(), FLINK_SUPPORTED));
+    }
+
+    static UnsupportedTypeException variantBeforeFlink21(String column) {
+        return new UnsupportedTypeException(
+                column,
+                String.format(
+                        "Column '%s' has Iceberg type variant, which needs Flink's VARIANT type:"
+                                + " Flink 2.1 or later. This connector build is for Flink 1.20;"
+                                + " read and write the table with the connector for Flink 2.1 or"
+                                + " later (the DataStream source can also project the column"
+                                + " away).",
+                        column));
     }
 
     static UnsupportedTypeException forIcebergType(String column, Type type) {

@@ -178,6 +178,42 @@ class IcebergSourceBoundedITCase {
     }
 
     @Test
+    void unknownColumnsOfAFormatV3TableReadNull() throws Exception {
+        org.apache.iceberg.Schema schema =
+                new org.apache.iceberg.Schema(
+                        Types.NestedField.required(1, "id", Types.LongType.get()),
+                        Types.NestedField.optional(2, "later", Types.UnknownType.get()),
+                        Types.NestedField.optional(3, "data", Types.StringType.get()));
+        String location = dir.resolve("unknown").toString();
+        Table v3 =
+                new org.apache.iceberg.hadoop.HadoopTables(
+                                new org.apache.hadoop.conf.Configuration())
+                        .create(
+                                schema,
+                                org.apache.iceberg.PartitionSpec.unpartitioned(),
+                                Map.of("format-version", "3"),
+                                location);
+        List<org.apache.iceberg.data.Record> records = new java.util.ArrayList<>();
+        for (long id = 0; id < 3; id++) {
+            org.apache.iceberg.data.Record record =
+                    org.apache.iceberg.data.GenericRecord.create(schema);
+            record.setField("id", id);
+            record.setField("data", "d" + id);
+            records.add(record);
+        }
+        v3.newAppend().appendFile(SourceTestTables.writeFile(v3, records)).commit();
+
+        List<RowData> rows =
+                collect(
+                        IcebergSource.forRowData()
+                                .tableLoader(TableLoader.fromHadoopTable(location))
+                                .build());
+        assertThat(rows)
+                .extracting(row -> row.getLong(0) + ":" + row.isNullAt(1) + ":" + row.getString(2))
+                .containsExactlyInAnyOrder("0:true:d0", "1:true:d1", "2:true:d2");
+    }
+
+    @Test
     void flinkSourceFacade() throws Exception {
         Snapshot first = append(table, 0, 5);
         append(table, 5, 9);

@@ -107,6 +107,14 @@ final class AvroReaderTreeBuilder extends AvroWithPartnerVisitor<Type, ValueRead
         return AvroFieldReaders.map(AvroFieldReaders.strings(), valueReader);
     }
 
+    @Override
+    public ValueReader<?> variant(
+            Type partner, ValueReader<?> metadataReader, ValueReader<?> valueReader) {
+        // the metadata and value readers only skip (no partner); Iceberg's variant reader reads
+        // both
+        return partner == null ? ValueReaders.variants() : AvroVariantValues.reader();
+    }
+
     /**
      * The reader of one primitive value. A projected value is read as its expected Iceberg type
      * asks (the same dispatch as the Parquet and ORC readers), looking at the file's Avro schema

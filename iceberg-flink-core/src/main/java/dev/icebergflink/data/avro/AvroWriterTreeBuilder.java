@@ -1,5 +1,6 @@
 package dev.icebergflink.data.avro;
 
+import dev.icebergflink.compat.FlinkVariants;
 import java.util.List;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
@@ -174,7 +175,25 @@ final class AvroWriterTreeBuilder
     }
 
     @Override
+    protected boolean isVariantType(Partner partner) {
+        return partner.iceberg() != null && partner.iceberg().isVariantType();
+    }
+
+    @Override
+    public ValueWriter<?> variant(
+            Partner partner, ValueWriter<?> metadataWriter, ValueWriter<?> valueWriter) {
+        if (!FlinkVariants.isVariant(partner.flink())) {
+            throw mismatch(partner);
+        }
+        // Iceberg's variant writer writes both the metadata and the value field
+        return AvroVariantValues.writer(partner.path());
+    }
+
+    @Override
     public ValueWriter<?> primitive(Partner partner, org.apache.avro.Schema primitive) {
+        if (partner == null) {
+            return null; // a metadata or value field of a variant, written by variant()
+        }
         if (primitive.getType() == org.apache.avro.Schema.Type.NULL) {
             return ValueWriters.nulls();
         }

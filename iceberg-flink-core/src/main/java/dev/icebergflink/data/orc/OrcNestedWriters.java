@@ -28,7 +28,21 @@ final class OrcNestedWriters {
     private OrcNestedWriters() {}
 
     static OrcFieldWriter<RowData> struct(List<OrcFieldWriter<?>> fieldWriters) {
-        return new StructWriter(fieldWriters);
+        int[] positions = new int[fieldWriters.size()];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = i;
+        }
+        return new StructWriter(fieldWriters, positions, positions.length);
+    }
+
+    /**
+     * A writer of the stored fields of rows of {@code rowArity} fields: {@code fieldWriters[i]}
+     * writes the field at {@code rowPositions[i]} into the i-th ORC field. Fields that are not
+     * stored (Iceberg {@code unknown} columns, which ORC files leave out) have no writer.
+     */
+    static OrcFieldWriter<RowData> struct(
+            List<OrcFieldWriter<?>> fieldWriters, int[] rowPositions, int rowArity) {
+        return new StructWriter(fieldWriters, rowPositions, rowArity);
     }
 
     static OrcFieldWriter<ArrayData> list(OrcFieldWriter<?> elementWriter) {
@@ -51,9 +65,14 @@ final class OrcNestedWriters {
     /** Writes a Flink row into a struct vector, field by field in position order. */
     static final class StructWriter extends OrcFieldWriter<RowData> {
         private final OrcFieldWriter<?>[] fieldWriters;
+        private final int[] rowPositions;
+        private final int rowArity;
 
-        private StructWriter(List<OrcFieldWriter<?>> fieldWriters) {
+        private StructWriter(
+                List<OrcFieldWriter<?>> fieldWriters, int[] rowPositions, int rowArity) {
             this.fieldWriters = fieldWriters.toArray(new OrcFieldWriter<?>[0]);
+            this.rowPositions = rowPositions;
+            this.rowArity = rowArity;
         }
 
         List<OrcFieldWriter<?>> fieldWriters() {
@@ -63,7 +82,7 @@ final class OrcNestedWriters {
         /** Writes every field of {@code row} into row {@code rowId} of the field vectors. */
         void writeFields(int rowId, RowData row, ColumnVector[] fieldVectors) {
             for (int i = 0; i < fieldWriters.length; i++) {
-                fieldWriters[i].writeField(rowId, row, i, fieldVectors[i]);
+                fieldWriters[i].writeField(rowId, row, rowPositions[i], fieldVectors[i]);
             }
         }
 
@@ -74,12 +93,12 @@ final class OrcNestedWriters {
 
         @Override
         void writeFromRow(int rowId, RowData row, int pos, ColumnVector output) {
-            nonNullWrite(rowId, row.getRow(pos, fieldWriters.length), output);
+            nonNullWrite(rowId, row.getRow(pos, rowArity), output);
         }
 
         @Override
         void writeFromArray(int rowId, ArrayData array, int pos, ColumnVector output) {
-            nonNullWrite(rowId, array.getRow(pos, fieldWriters.length), output);
+            nonNullWrite(rowId, array.getRow(pos, rowArity), output);
         }
 
         @Override

@@ -67,7 +67,7 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
                         : IcebergToFlinkTypeConverter.convertStruct(icebergSchema.asStruct());
         if (orcSchema != null && orcSchema.getChildren() != null) {
             int orcColumns = orcSchema.getChildren().size();
-            if (orcColumns != icebergSchema.columns().size()) {
+            if (orcColumns != storedColumns(icebergSchema.asStruct())) {
                 throw new IllegalArgumentException(
                         String.format(
                                 "ORC schema %s has %d columns but the Iceberg schema has %d: %s",
@@ -121,8 +121,13 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
                             fields.size()));
         }
         List<OrcFieldWriter<?>> writers = new ArrayList<>(fields.size());
+        int[] positions = new int[storedColumns(struct)];
         for (int i = 0; i < fields.size(); i++) {
             Types.NestedField field = fields.get(i);
+            if (field.type().typeId() == Type.TypeID.UNKNOWN) {
+                continue; // ORC files leave unknown columns out: nothing is written
+            }
+            positions[writers.size()] = i;
             writers.add(
                     writer(
                             field.type(),
@@ -130,7 +135,15 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
                             rowType.getTypeAt(i),
                             child(path, field.name())));
         }
-        return OrcNestedWriters.struct(writers);
+        return OrcNestedWriters.struct(writers, positions, fields.size());
+    }
+
+    /** The fields of {@code struct} that files store: all but Iceberg {@code unknown} ones. */
+    private static int storedColumns(Types.StructType struct) {
+        return (int)
+                struct.fields().stream()
+                        .filter(field -> field.type().typeId() != Type.TypeID.UNKNOWN)
+                        .count();
     }
 
     private static OrcFieldWriter<?> writer(
@@ -201,6 +214,13 @@ public final class OrcRowDataWriter implements OrcRowWriter<RowData> {
                 }
             case MAP:
                 return mapWriter(type.asMapType(), flinkType, path);
+            case VARIANT:
+                throw new UnsupportedOperationException(
+                        String.format(
+                                "Column '%s' has Iceberg type variant, which Iceberg does not store"
+                                        + " in ORC files; write the table as Parquet or Avro"
+                                        + " (write.format.default)",
+                                path));
             default:
                 throw new UnsupportedOperationException(
                         String.format(

@@ -4,6 +4,7 @@ import dev.icebergflink.data.row.EngineProjections;
 import dev.icebergflink.data.row.RowDataConstants;
 import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,9 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.iceberg.parquet.ParquetValueReader;
 import org.apache.iceberg.parquet.ParquetValueReaders;
+import org.apache.iceberg.parquet.ParquetVariantVisitor;
 import org.apache.iceberg.parquet.TypeWithSchemaVisitor;
+import org.apache.iceberg.parquet.VariantReaderBuilder;
 import org.apache.iceberg.parquet.VectorizedReader;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -35,7 +38,10 @@ import org.apache.parquet.schema.PrimitiveType;
  * Metadata columns are served by Iceberg's own readers: {@code _pos} (the row position), {@code
  * _deleted} (false), and row lineage. Type promotions int to long, float to double and wider
  * decimal precision are applied. Timestamps are read in the file's unit (millis, micros, nanos, or
- * legacy INT96); times are truncated to Flink's milliseconds.
+ * legacy INT96); times are truncated to Flink's milliseconds. Variant columns, shredded or not, are
+ * read by Iceberg's own variant reader ({@code VariantReaderBuilder}) and handed to Flink as {@code
+ * VARIANT} values (see {@link ParquetVariantValues}); the batched reader takes them, like every
+ * non-primitive column, row by row.
  *
  * <p>Top-level rows are {@code BinaryRowData} (see {@link ParquetBinaryRowReader}): Flink copies
  * them between operators with one array copy, and the file's primitive columns are decoded straight
@@ -273,15 +279,18 @@ public final class ParquetRowDataReaders {
         }
 
         @Override
+        public ParquetVariantVisitor<ParquetValueReader<?>> variantVisitor() {
+            // Iceberg's reader of the variant group, shredded or not, at the current path
+            return new VariantReaderBuilder(fileSchema, Arrays.asList(currentPath()));
+        }
+
+        @Override
         public ParquetValueReader<?> variant(
                 Types.VariantType expected, GroupType group, ParquetValueReader<?> result) {
             if (expected == null) {
                 return null;
             }
-            throw new UnsupportedOperationException(
-                    String.format(
-                            "Column '%s': the Flink connector cannot read Iceberg variant values",
-                            String.join(".", currentPath())));
+            return ParquetVariantValues.reader(result);
         }
 
         @Override

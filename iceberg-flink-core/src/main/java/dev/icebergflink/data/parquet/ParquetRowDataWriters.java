@@ -3,6 +3,7 @@ package dev.icebergflink.data.parquet;
 import dev.icebergflink.data.row.RequiredFieldCheck;
 import dev.icebergflink.types.IcebergToFlinkTypeConverter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
@@ -12,7 +13,9 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.parquet.ParquetValueWriter;
 import org.apache.iceberg.parquet.ParquetValueWriters;
+import org.apache.iceberg.parquet.ParquetVariantVisitor;
 import org.apache.iceberg.parquet.TypeWithSchemaVisitor;
+import org.apache.iceberg.parquet.VariantWriterBuilder;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -33,7 +36,8 @@ import org.apache.parquet.schema.PrimitiveType;
  * timestamp and map&lt;T, int&gt;). The encodings follow the file schema: decimals as int32, int64
  * or fixed-length bytes by precision, timestamps in the column's annotated unit, uuid as 16 fixed
  * bytes. Float and double columns go through Iceberg's own writers so NaN counts and bounds reach
- * the file's metrics.
+ * the file's metrics, and so do variant columns (Iceberg's {@code VariantWriterBuilder}), written
+ * unshredded (metadata and value) unless the file schema shreds them.
  */
 @Internal
 public final class ParquetRowDataWriters {
@@ -170,13 +174,16 @@ public final class ParquetRowDataWriters {
         }
 
         @Override
+        public ParquetVariantVisitor<ParquetValueWriter<?>> variantVisitor() {
+            // Iceberg's writer of the variant group at the current path (unshredded unless the
+            // file schema shreds it)
+            return new VariantWriterBuilder(fileSchema, Arrays.asList(currentPath()));
+        }
+
+        @Override
         public ParquetValueWriter<?> variant(
                 Types.VariantType variant, GroupType group, ParquetValueWriter<?> result) {
-            throw new UnsupportedOperationException(
-                    String.format(
-                            "Column '%s': the Flink connector cannot write Iceberg variant"
-                                    + " values",
-                            columnName()));
+            return ParquetVariantValues.writer(result, columnName());
         }
 
         @Override

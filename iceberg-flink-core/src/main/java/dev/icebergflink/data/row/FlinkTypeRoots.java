@@ -1,5 +1,6 @@
 package dev.icebergflink.data.row;
 
+import dev.icebergflink.compat.FlinkVariants;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -61,6 +62,15 @@ public final class FlinkTypeRoots {
      * {@code type} of the column at {@code path}.
      */
     public static void requireFits(Type type, LogicalType flinkType, String path) {
+        if (type.typeId() == Type.TypeID.UNKNOWN) {
+            return; // nothing of an unknown column is stored: any Flink type, always NULL
+        }
+        if (type.typeId() == Type.TypeID.VARIANT) {
+            if (!FlinkVariants.isVariant(flinkType)) {
+                throw mismatch(type, flinkType, path, "VARIANT (Flink 2.1 or later)");
+            }
+            return;
+        }
         Set<LogicalTypeRoot> allowed = of(type);
         if (!allowed.contains(flinkType.getTypeRoot())) {
             throw mismatch(

@@ -1,5 +1,6 @@
 package dev.icebergflink.data.row;
 
+import dev.icebergflink.compat.FlinkVariants;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -224,6 +225,17 @@ public final class RowDataStructLike implements StructLike {
                     Types.MapType mapType = type.asMapType();
                     return mapConverter(mapType, keyType, valueType, path);
                 }
+            case VARIANT:
+                if (!FlinkVariants.isVariant(flinkType)) {
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Cannot view column '%s' of Flink type %s as Iceberg type"
+                                            + " variant; allowed Flink type: VARIANT",
+                                    path, flinkType));
+                }
+                return value -> FlinkVariants.toIceberg(value, path);
+            case UNKNOWN:
+                return value -> null; // an unknown column holds nothing, whatever the row says
             default:
                 throw new IllegalArgumentException(
                         String.format(

@@ -20,6 +20,9 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
 
 /**
  * Translates table definitions between Flink and Iceberg: an Iceberg {@link Table} into the {@link
@@ -106,6 +109,32 @@ final class TableDefinitions {
      *
      * @throws ValidationException naming the column, option or clause Iceberg cannot store
      */
+    /**
+     * What to do when Iceberg refuses a new table's schema and a column has a type Iceberg stores
+     * only from format version 3 on ({@code VARIANT}, and {@code unknown}): Iceberg's own message
+     * names the type and the version, this adds the Flink option that fixes it. Empty when no
+     * column has such a type.
+     */
+    static String formatVersionHint(Schema schema) {
+        for (Types.NestedField column : schema.columns()) {
+            boolean v3Only =
+                    TypeUtil.find(
+                                    column.type(),
+                                    type ->
+                                            type.isVariantType()
+                                                    || type.typeId() == Type.TypeID.UNKNOWN)
+                            != null;
+            if (v3Only) {
+                return String.format(
+                        ". Column '%s' holds a type that Iceberg stores from format version 3 on"
+                                + " (VARIANT): create the table with 'format-version'='3' in its"
+                                + " WITH options",
+                        column.name());
+            }
+        }
+        return "";
+    }
+
     static NewTable toNewTable(String tableName, CatalogBaseTable table) {
         if (table.getTableKind() != CatalogBaseTable.TableKind.TABLE
                 || !(table instanceof CatalogTable catalogTable)) {

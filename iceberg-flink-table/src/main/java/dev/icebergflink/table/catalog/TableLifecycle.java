@@ -2,6 +2,7 @@ package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.metadata.MetadataTables;
+import dev.icebergflink.types.UnsupportedTypeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -97,6 +98,13 @@ final class TableLifecycle {
                 return view.get();
             }
             throw e;
+        } catch (UnsupportedTypeException e) {
+            // e.g. a variant column on Flink 1.20: the table is listed, but Flink cannot hold it
+            throw new CatalogException(
+                    String.format(
+                            "Table %s cannot be used from Flink: %s",
+                            connection.qualifiedName(tablePath), e.getMessage()),
+                    e);
         }
     }
 
@@ -208,8 +216,21 @@ final class TableLifecycle {
                 | org.apache.iceberg.exceptions.ValidationException e) {
             throw new ValidationException(
                     String.format(
-                            "Cannot create table %s: %s",
-                            connection.qualifiedName(tablePath), e.getMessage()),
+                            "Cannot create table %s: %s%s",
+                            connection.qualifiedName(tablePath),
+                            e.getMessage(),
+                            TableDefinitions.formatVersionHint(newTable.schema())),
+                    e);
+        } catch (IllegalStateException e) {
+            // Iceberg refuses a format-v3 type in an older table this way ("Invalid schema for v2")
+            String hint = TableDefinitions.formatVersionHint(newTable.schema());
+            if (hint.isEmpty()) {
+                throw connection.catalogError("create table " + tablePath.getFullName(), e);
+            }
+            throw new ValidationException(
+                    String.format(
+                            "Cannot create table %s: %s%s",
+                            connection.qualifiedName(tablePath), e.getMessage(), hint),
                     e);
         } catch (RuntimeException e) {
             throw connection.catalogError("create table " + tablePath.getFullName(), e);

@@ -32,7 +32,9 @@ import org.apache.iceberg.types.Types;
  *   <li>any {@code CHAR}/{@code VARCHAR} over {@code string}, any {@code BINARY}/{@code VARBINARY}
  *       over {@code binary}/{@code fixed}/{@code uuid}, and another precision of {@code TIME},
  *       {@code TIMESTAMP} or {@code TIMESTAMP_LTZ} (values are kept; Flink's serializers round to
- *       the declared precision).
+ *       the declared precision);
+ *   <li>{@code MULTISET<T>} over {@code map<T, int>}, which is how the sink stores a multiset (each
+ *       element with its count); the map is read back as the multiset.
  * </ul>
  *
  * Everything else, and a declared column the Iceberg table does not have, fails with a {@link
@@ -140,7 +142,8 @@ public final class DeclaredTypes {
                                     + " which cannot be read as %s. Declare it as %s (or a type"
                                     + " that holds every value: TINYINT/SMALLINT/BIGINT over INT,"
                                     + " DOUBLE over FLOAT, CHAR/VARCHAR over STRING, another"
-                                    + " precision of TIME/TIMESTAMP/TIMESTAMP_LTZ).",
+                                    + " precision of TIME/TIMESTAMP/TIMESTAMP_LTZ, MULTISET<T>"
+                                    + " over MAP<T, INT>).",
                             tableName,
                             column,
                             declared.asSummaryString(),
@@ -157,6 +160,11 @@ public final class DeclaredTypes {
         }
         LogicalTypeRoot to = declared.getTypeRoot();
         LogicalTypeRoot from = actual.getTypeRoot();
+        if (to == LogicalTypeRoot.MULTISET && from == LogicalTypeRoot.MAP) {
+            return isMultisetMap((MultisetType) declared, (MapType) actual)
+                    ? Conversion.NONE
+                    : null;
+        }
         if (from == LogicalTypeRoot.INTEGER) {
             switch (to) {
                 case TINYINT:
@@ -187,6 +195,17 @@ public final class DeclaredTypes {
                                         || to == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
                                         || to == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE));
         return sameFamily ? Conversion.NONE : null;
+    }
+
+    /**
+     * Whether {@code map} is what a MULTISET of {@code multiset}'s elements is stored as: an
+     * Iceberg {@code map<T, int>} of element to count, with elements that need no conversion
+     * (another length of {@code VARCHAR} is fine). Flink holds a MULTISET as that very map ({@code
+     * MapData} of element to {@code Integer} count), so the values pass unchanged.
+     */
+    private static boolean isMultisetMap(MultisetType multiset, MapType map) {
+        return map.getValueType().getTypeRoot() == LogicalTypeRoot.INTEGER
+                && conversionOrNull(multiset.getElementType(), map.getKeyType()) == Conversion.NONE;
     }
 
     private static boolean isCharacter(LogicalTypeRoot root) {

@@ -200,6 +200,29 @@ class ConnectorTableITCase extends SqlTestBase {
     }
 
     @Test
+    void multisetColumnsRoundTripThroughTheMapTheyAreStoredAs() {
+        TableEnvironment batch = batchEnv();
+        exec(
+                batch,
+                "CREATE TABLE bags (id INT, tags MULTISET<STRING>) WITH (%s,"
+                        + " 'catalog-table'='bags')",
+                hadoopOptions());
+        exec(
+                batch,
+                "INSERT INTO bags SELECT id, COLLECT(tag) FROM (VALUES (1, 'a'), (1, 'a'),"
+                        + " (1, 'b'), (2, 'c')) AS t(id, tag) GROUP BY id");
+        Table table = hadoop.loadTable(TableIdentifier.of("default_database", "bags"));
+        assertThat(table.schema().findType("tags"))
+                .isEqualTo(
+                        Types.MapType.ofRequired(
+                                3, 4, Types.StringType.get(), Types.IntegerType.get()));
+
+        assertThat(rows(batch, "SELECT id, tags FROM bags"))
+                .containsExactlyInAnyOrder(
+                        Row.of(1, Map.of("a", 2, "b", 1)), Row.of(2, Map.of("c", 1)));
+    }
+
+    @Test
     void invalidOptionsAreNamedWithTheValidKeys() {
         TableEnvironment batch = batchEnv();
         exec(

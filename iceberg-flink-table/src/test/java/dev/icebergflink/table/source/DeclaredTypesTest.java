@@ -16,6 +16,8 @@ import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.MapType;
+import org.apache.flink.table.types.logical.MultisetType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.SmallIntType;
 import org.apache.flink.table.types.logical.TimestampType;
@@ -117,6 +119,31 @@ class DeclaredTypesTest {
                                 .convert(GenericRowData.of(-5))
                                 .getLong(0))
                 .isEqualTo(-5L);
+    }
+
+    @Test
+    void multisetOverTheMapItIsStoredAsPassesThrough() {
+        org.apache.flink.table.types.logical.LogicalType stored =
+                new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), new IntType(false));
+        assertThat(
+                        DeclaredTypes.conversion(
+                                "t", "tags", new MultisetType(new VarCharType(10)), stored))
+                .isEqualTo(DeclaredTypes.Conversion.NONE);
+        assertThatThrownBy(
+                        () ->
+                                DeclaredTypes.conversion(
+                                        "t", "tags", new MultisetType(new IntType()), stored))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("'tags'")
+                .hasMessageContaining("MULTISET<T> over MAP<T, INT>");
+        assertThatThrownBy(
+                        () ->
+                                DeclaredTypes.conversion(
+                                        "t",
+                                        "tags",
+                                        new MultisetType(new VarCharType(10)),
+                                        new MapType(new VarCharType(), new BigIntType())))
+                .isInstanceOf(ValidationException.class);
     }
 
     @Test
