@@ -1,6 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.table.options.CopiedCatalogOption;
 import dev.icebergflink.table.options.TablePropertyNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -122,6 +123,11 @@ final class TableChangeApplier {
     }
 
     private void setOption(String key, String value) {
+        if (CopiedCatalogOption.isReported(key, value)) {
+            // reported by getTable for CREATE TABLE ... LIKE elsewhere, never stored: a
+            // definition given back whole (ALTER TABLE without a change list) carries them
+            return;
+        }
         switch (key) {
             case TableDefinitions.LOCATION -> location = value;
             case TableDefinitions.CONNECTOR ->
@@ -138,6 +144,9 @@ final class TableChangeApplier {
     }
 
     private void resetOption(String key) {
+        if (CopiedCatalogOption.KEY.equals(key) || TableDefinitions.CONNECTOR.equals(key)) {
+            return; // not stored, so nothing to reset
+        }
         switch (key) {
             case TableDefinitions.LOCATION, TableProperties.FORMAT_VERSION ->
                     throw fail("'%s' cannot be reset; SET it to the value you want instead", key);

@@ -1,6 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.table.options.CopiedCatalogOption;
 import dev.icebergflink.table.options.TablePropertyNames;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,7 +42,9 @@ import org.apache.iceberg.types.Types;
  *       that {@code CREATE TABLE ... LIKE} copies the format version) but not the location (a copy
  *       must not share it);
  *   <li>computed and metadata columns, watermarks, {@code DISTRIBUTED BY}, and a {@code connector}
- *       option are rejected: Iceberg cannot store them.
+ *       option are rejected: Iceberg cannot store them; only the {@code 'connector'='iceberg'} and
+ *       {@code src-catalog} that the catalog reports with its tables ({@link CopiedCatalogOption})
+ *       are dropped when a copy comes back.
  * </ul>
  */
 final class TableDefinitions {
@@ -146,6 +149,11 @@ final class TableDefinitions {
         PartitionSpec spec = partitionSpec(tableName, schema, catalogTable.getPartitionKeys());
 
         Map<String, String> properties = new HashMap<>(catalogTable.getOptions());
+        if (properties.containsKey(CopiedCatalogOption.KEY)) {
+            // copied from an Iceberg catalog's table (CREATE TABLE ... LIKE, or SHOW CREATE TABLE
+            // run again): where that table lives, not properties of the new one
+            properties = new HashMap<>(CopiedCatalogOption.withoutReported(properties));
+        }
         if (properties.containsKey(CONNECTOR)) {
             throw new ValidationException(
                     String.format(

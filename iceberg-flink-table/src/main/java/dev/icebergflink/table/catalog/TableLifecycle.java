@@ -2,10 +2,13 @@ package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.metadata.MetadataTables;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
@@ -77,7 +80,11 @@ final class TableLifecycle {
             return MetadataTables.toCatalogTable(
                     connection.qualifiedName(tablePath), metadataTable);
         }
-        return TableDefinitions.toCatalogTable(connection.loadTable(tablePath));
+        CatalogTable table = TableDefinitions.toCatalogTable(connection.loadTable(tablePath));
+        // what a connector table made with CREATE TABLE ... LIKE needs (not table properties)
+        Map<String, String> options = new LinkedHashMap<>(table.getOptions());
+        options.putAll(connection.reportedOptions(tablePath));
+        return table.copy(options);
     }
 
     boolean tableExists(ObjectPath tablePath) throws CatalogException {

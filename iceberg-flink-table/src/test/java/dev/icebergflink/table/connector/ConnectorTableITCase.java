@@ -344,6 +344,94 @@ class ConnectorTableITCase extends SqlTestBase {
     }
 
     @Test
+    void likeOfACatalogTableAddsAWatermarkAndAComputedColumn() {
+        TableEnvironment streaming = streamingEnv();
+        exec(
+                streaming,
+                "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='hadoop',"
+                        + " 'warehouse'='%s', 's3.secret-access-key'='do-not-show')",
+                warehouse.toUri());
+        exec(streaming, "CREATE DATABASE lake.clicks");
+        exec(
+                streaming,
+                "CREATE TABLE lake.clicks.events (id BIGINT, category STRING, ts TIMESTAMP(3))"
+                        + " WITH ('write.format.default'='orc')");
+        LocalDateTime t0 = LocalDateTime.of(2024, 1, 1, 10, 0, 0);
+        Table table = hadoop.loadTable(TableIdentifier.of("clicks", "events"));
+        // at most 5 s out of order, so no row is late for the watermark below
+        TableData.append(
+                table,
+                List.of(
+                        row(1L, "a", t0.plusSeconds(1)),
+                        row(2L, "b", t0.plusSeconds(4)),
+                        row(3L, "a", t0.plusSeconds(12)),
+                        row(4L, "a", t0.plusSeconds(8)),
+                        row(5L, "b", t0.plusSeconds(15)),
+                        row(6L, "a", t0.plusSeconds(11)),
+                        row(7L, "b", t0.plusSeconds(23))));
+
+        // no connection options typed: the catalog reports them with the table; Iceberg
+        // timestamps are TIMESTAMP(6) and Flink watermarks need a precision of at most 3
+        exec(
+                streaming,
+                "CREATE TABLE default_catalog.default_database.events_wm ("
+                        + " cat AS UPPER(category),"
+                        + " ts3 AS CAST(ts AS TIMESTAMP(3)),"
+                        + " WATERMARK FOR ts3 AS ts3 - INTERVAL '5' SECOND)"
+                        + " LIKE lake.clicks.events");
+        assertThat(
+                        rows(
+                                streaming,
+                                "SELECT window_start, cat, COUNT(*) FROM TABLE(TUMBLE("
+                                        + "TABLE default_catalog.default_database.events_wm,"
+                                        + " DESCRIPTOR(ts3), INTERVAL '10' SECOND))"
+                                        + " GROUP BY window_start, window_end, cat"))
+                .containsExactlyInAnyOrder(
+                        Row.of(t0, "A", 2L),
+                        Row.of(t0, "B", 1L),
+                        Row.of(t0.plusSeconds(10), "A", 2L),
+                        Row.of(t0.plusSeconds(10), "B", 1L),
+                        Row.of(t0.plusSeconds(20), "B", 1L));
+
+        // the catalog table itself: reads, ALTER and SHOW CREATE TABLE as before, no secret shown
+        assertThat(rows(streaming, "SELECT id FROM lake.clicks.events WHERE category = 'b'"))
+                .containsExactlyInAnyOrder(Row.of(2L), Row.of(5L), Row.of(7L));
+        exec(streaming, "ALTER TABLE lake.clicks.events SET ('read.split.target-size'='1048576')");
+        table.refresh();
+        assertThat(table.properties())
+                .containsEntry("read.split.target-size", "1048576")
+                .containsEntry("write.format.default", "orc")
+                .doesNotContainKeys("connector", "src-catalog");
+        String shown =
+                rows(streaming, "SHOW CREATE TABLE lake.clicks.events")
+                        .get(0)
+                        .getField(0)
+                        .toString();
+        assertThat(shown)
+                .contains(
+                        "'write.format.default' = 'orc'", "'connector' = 'iceberg'", "src-catalog")
+                .doesNotContain("do-not-show");
+        // LIKE inside the Iceberg catalog still makes an Iceberg table without those options
+        exec(streaming, "CREATE TABLE lake.clicks.events_copy LIKE lake.clicks.events");
+        assertThat(hadoop.loadTable(TableIdentifier.of("clicks", "events_copy")).properties())
+                .containsEntry("write.format.default", "orc")
+                .doesNotContainKeys("connector", "src-catalog");
+
+        // once the catalog is gone, the copy needs the secret it could not copy
+        exec(streaming, "DROP CATALOG lake");
+        assertThatThrownBy(() -> rows(streaming, "SELECT id FROM events_wm"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains("'s3.secret-access-key'")
+                                        .contains("not open in this session")
+                                        .doesNotContain("do-not-show"));
+        exec(streaming, "ALTER TABLE events_wm SET ('s3.secret-access-key'='typed-again')");
+        assertThat(rows(streaming, "SELECT id FROM events_wm WHERE cat = 'B'"))
+                .containsExactlyInAnyOrder(Row.of(2L), Row.of(5L), Row.of(7L));
+    }
+
+    @Test
     void invalidOptionsAreNamedWithTheValidKeys() {
         TableEnvironment batch = batchEnv();
         exec(
