@@ -3,11 +3,16 @@ package dev.icebergflink.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.assigner.SimpleSplitAssignerFactory;
 import dev.icebergflink.source.config.ReadMode;
+import dev.icebergflink.source.config.ScanContext;
+import dev.icebergflink.source.reader.IdentityRowDataConverter;
+import dev.icebergflink.source.reader.ReadMetadataColumn;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.InstantiationUtil;
@@ -171,5 +176,47 @@ class IcebergSourceBuilderTest {
                         .changelogMode(ChangelogReadMode.ALL)
                         .build();
         assertThat(rows.scanContext().readsChangelog()).isTrue();
+    }
+
+    @Test
+    void aChangelogReadOffersOnlyItsOwnMetadataColumns() {
+        Table table = loader().loadTable();
+        IcebergSource.Builder<RowData> changelog =
+                IcebergSource.forRowData()
+                        .tableLoader(loader())
+                        .changelogMode(ChangelogReadMode.ALL);
+        ScanContext plan = changelog.resolve(table);
+        ConverterFactory<RowData> converters =
+                schema -> new IdentityRowDataConverter(FlinkSchemaUtil.convert(schema));
+
+        assertThatThrownBy(
+                        () ->
+                                IcebergSourceAssembly.assemble(
+                                        loader(),
+                                        table,
+                                        plan,
+                                        converters,
+                                        null,
+                                        10,
+                                        List.of(
+                                                ReadMetadataColumn.SNAPSHOT_ID,
+                                                ReadMetadataColumn.POS,
+                                                ReadMetadataColumn.FILE)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        "offers only the metadata columns 'snapshot_id' and 'commit_time'")
+                .hasMessageContaining("not '_pos', '_file'");
+        assertThat(
+                        IcebergSourceAssembly.assemble(
+                                        loader(),
+                                        table,
+                                        plan,
+                                        converters,
+                                        null,
+                                        10,
+                                        List.of(ReadMetadataColumn.COMMIT_TIME))
+                                .scanContext()
+                                .readsChangelog())
+                .isTrue();
     }
 }
