@@ -170,13 +170,14 @@ public final class CopiedCatalogOption {
                 });
         CatalogLoader live = instance == null ? null : OPEN.get(instance);
         if (live == null) {
+            // a masked secret, or a URI with a masked password, that the table does not give
             List<String> missing = new ArrayList<>();
-            expanded.forEach(
-                    (key, option) -> {
-                        if (SecretMasking.isSecretKey(key) && SecretMasking.MASK.equals(option)) {
-                            missing.add(key);
-                        }
-                    });
+            for (String key : copied) {
+                String option = expanded.get(key);
+                if (option != null && option.contains(SecretMasking.MASK)) {
+                    missing.add(key);
+                }
+            }
             if (!missing.isEmpty()) {
                 throw new ValidationException(
                         String.format(

@@ -393,9 +393,17 @@ class ConnectorTableITCase extends SqlTestBase {
                         Row.of(t0.plusSeconds(10), "B", 1L),
                         Row.of(t0.plusSeconds(20), "B", 1L));
 
+        // the copy writes to the same Iceberg table
+        exec(
+                streaming,
+                "INSERT INTO events_wm (id, category, ts) VALUES (8, 'c', TIMESTAMP '2024-01-01"
+                        + " 10:00:30')");
+        table.refresh();
+        assertThat(table.currentSnapshot().summary()).containsEntry("added-records", "1");
+
         // the catalog table itself: reads, ALTER and SHOW CREATE TABLE as before, no secret shown
-        assertThat(rows(streaming, "SELECT id FROM lake.clicks.events WHERE category = 'b'"))
-                .containsExactlyInAnyOrder(Row.of(2L), Row.of(5L), Row.of(7L));
+        assertThat(rows(streaming, "SELECT id FROM lake.clicks.events WHERE category <> 'a'"))
+                .containsExactlyInAnyOrder(Row.of(2L), Row.of(5L), Row.of(7L), Row.of(8L));
         exec(streaming, "ALTER TABLE lake.clicks.events SET ('read.split.target-size'='1048576')");
         table.refresh();
         assertThat(table.properties())
