@@ -202,7 +202,9 @@ final class TableDefinitions {
             throw new ValidationException(
                     String.format(
                             "Table '%s': computed column '%s' AS %s cannot be stored in an Iceberg"
-                                    + " table, which holds physical columns only",
+                                    + " table, which holds physical columns only. Declare it on a"
+                                    + " table of another catalog made with CREATE TABLE ... LIKE"
+                                    + " this table, which reads and writes the same Iceberg table.",
                             tableName,
                             column.getName(),
                             computed.getExpression().asSerializableString()));
@@ -211,7 +213,9 @@ final class TableDefinitions {
             throw new ValidationException(
                     String.format(
                             "Table '%s': metadata column '%s' cannot be stored in an Iceberg"
-                                    + " table, which holds physical columns only",
+                                    + " table, which holds physical columns only. Declare it on a"
+                                    + " table of another catalog made with CREATE TABLE ... LIKE"
+                                    + " this table, which reads and writes the same Iceberg table.",
                             tableName, column.getName()));
         }
     }
