@@ -1,9 +1,12 @@
 package dev.icebergflink.sink;
 
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.options.ConnectorOption;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -11,8 +14,10 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.flink.types.Row;
 import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.Table;
 
 /**
  * The DataStream-style entry point the user documentation shows:
@@ -29,7 +34,8 @@ import org.apache.iceberg.DistributionMode;
  * configuration as the configuration layer of option resolution), attaches it with {@code sinkTo},
  * gives the writer a stable uid ({@code iceberg-writer-<suffix>}; Flink derives the committer's
  * from it) and sets the writer parallelism from {@code write-parallelism}. {@link #forRow} first
- * converts external {@link Row}s to {@link RowData}. The topology it attaches:
+ * converts external {@link Row}s to {@link RowData}, {@link #builderFor} any type with the user's
+ * map function. The topology it attaches:
  *
  * <pre>
  *  stream --> distribution --> writers --> aggregator --> committer
@@ -59,6 +65,45 @@ public final class FlinkSink {
                         .setParallelism(input.getParallelism())
                         .name("Row to RowData");
         return new Builder(converted, schema);
+    }
+
+    /**
+     * Starts a sink for a stream of any type: {@code mapper} turns each element into a {@link
+     * RowData} of the table's columns, in a map operator with the input's parallelism in front of
+     * the sink. When {@code outputType} is an {@link InternalTypeInfo} of a {@link RowType} (e.g.
+     * {@code InternalTypeInfo.of(FlinkSchemaUtil.convert(table.schema()))}), that row type is the
+     * input's schema and is checked against the table like {@link Builder#tableSchema}; the
+     * mapper's rows must have its field types, as Flink's internal data structures.
+     */
+    public static <T> Builder builderFor(
+            DataStream<T> input,
+            MapFunction<T, RowData> mapper,
+            TypeInformation<RowData> outputType) {
+        if (input == null || mapper == null || outputType == null) {
+            throw new IllegalArgumentException(
+                    "builderFor(input, mapper, outputType) needs all three; got "
+                            + (input == null
+                                    ? "no input"
+                                    : mapper == null ? "no mapper" : "no outputType"));
+        }
+        DataStream<RowData> converted =
+                input.map(mapper, outputType)
+                        .setParallelism(input.getParallelism())
+                        .name("To RowData");
+        return new Builder(converted, schemaOf(outputType));
+    }
+
+    /** The physical schema an {@link InternalTypeInfo} of a row type declares, else null. */
+    private static ResolvedSchema schemaOf(TypeInformation<RowData> type) {
+        if (type instanceof InternalTypeInfo<?> internal
+                && internal.toLogicalType() instanceof RowType rowType) {
+            return ResolvedSchema.physical(
+                    rowType.getFieldNames(),
+                    rowType.getChildren().stream()
+                            .map(TypeConversions::fromLogicalToDataType)
+                            .toList());
+        }
+        return null;
     }
 
     /** Collects the settings of {@link IcebergSink.Builder} and attaches the sink. */
@@ -158,6 +203,21 @@ public final class FlinkSink {
 
         public Builder set(String key, String value) {
             sink.set(key, value);
+            return this;
+        }
+
+        /** A write option given as its constant; see {@link IcebergSink.Builder#set}. */
+        public Builder set(ConnectorOption<?> option, String value) {
+            sink.set(option, value);
+            return this;
+        }
+
+        /**
+         * A table already loaded, so that building the sink does not load it again; the table
+         * loader stays required. See {@link IcebergSink.Builder#table(Table)}.
+         */
+        public Builder table(Table table) {
+            sink.table(table);
             return this;
         }
 

@@ -217,6 +217,13 @@ public final class FlinkWriteOptions {
                     .flinkConfigKey("overwrite-enabled")
                     .build();
 
+    /**
+     * {@link #OVERWRITE_ENABLED} under the Java name of Iceberg's connector and the user
+     * documentation ({@code builder.set(FlinkWriteOptions.OVERWRITE_MODE, "true")}): the same
+     * option, key {@code overwrite-enabled}, values {@code true} and {@code false}.
+     */
+    public static final ConnectorOption<Boolean> OVERWRITE_MODE = OVERWRITE_ENABLED;
+
     /** How rows are distributed to the writer subtasks. */
     public static final ConnectorOption<String> DISTRIBUTION_MODE =
             ConnectorOption.builder(

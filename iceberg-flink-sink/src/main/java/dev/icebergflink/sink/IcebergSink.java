@@ -305,6 +305,7 @@ public final class IcebergSink
      */
     public static final class Builder {
         private TableLoader tableLoader;
+        private Table table;
         private final Map<String, String> options = new LinkedHashMap<>();
         private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
         private List<String> equalityFieldColumns;
@@ -318,6 +319,21 @@ public final class IcebergSink
         /** The table to write (required). */
         public Builder tableLoader(TableLoader loader) {
             this.tableLoader = loader;
+            return this;
+        }
+
+        /**
+         * A table already loaded, for building the sink without loading it again: {@code build()}
+         * plans with this table as it is then (schema, partition spec, sort order, properties, file
+         * IO) instead of loading the table once through the loader, and the writers get a
+         * serializable copy of it, as they would of a loaded table; the object itself is not part
+         * of the sink, so any {@link Table} works, also one bound to a catalog client. It must be
+         * the table the loader loads: the loader stays required, because the committer loads the
+         * table through it where it commits, to commit against current metadata (also after a
+         * restore). {@code null} clears it.
+         */
+        public Builder table(Table table) {
+            this.table = table;
             return this;
         }
 
@@ -508,6 +524,20 @@ public final class IcebergSink
             return this;
         }
 
+        /**
+         * Sets a write option given as its constant, e.g. {@code
+         * set(FlinkWriteOptions.OVERWRITE_MODE, "true")}: the same as {@code set(option.key(),
+         * value)}.
+         */
+        public Builder set(ConnectorOption<?> option, String value) {
+            if (option == null) {
+                throw new IllegalArgumentException(
+                        "set(option, value) needs an option (a FlinkWriteOptions constant); got"
+                                + " null");
+            }
+            return set(option.key(), value);
+        }
+
         /** Sets write options by key (see {@link #set}). */
         public Builder setAll(Map<String, String> newOptions) {
             newOptions.forEach(this::set);
@@ -553,7 +583,13 @@ public final class IcebergSink
         public Builder validate() {
             if (tableLoader == null) {
                 throw new IllegalArgumentException(
-                        "IcebergSink needs a table: call tableLoader(TableLoader)");
+                        table == null
+                                ? "IcebergSink needs a table: call tableLoader(TableLoader)"
+                                : "IcebergSink needs tableLoader(TableLoader) also with table("
+                                        + table.name()
+                                        + "): the committer loads the table through it where it"
+                                        + " commits; call tableLoader(TableLoader) with a loader"
+                                        + " of that table");
             }
             OptionValidation.checkKnownKeys(options.keySet(), knownOptions());
             return this;
@@ -568,17 +604,18 @@ public final class IcebergSink
         }
 
         /**
-         * Validates the settings, loads the table once and resolves everything the sink will do
-         * (options, rules of {@link WriteModeRules}, modes of {@link WriteModes}) into a plan.
+         * Validates the settings, loads the table once (unless {@link #table(Table) given}) and
+         * resolves everything the sink will do (options, rules of {@link WriteModeRules}, modes of
+         * {@link WriteModes}) into a plan.
          *
          * @throws IllegalArgumentException naming the option, column or value at fault
          */
         public SinkPlan resolve() {
             validate();
-            Table table = loadTable(tableLoader);
-            FlinkWriteConf conf = FlinkWriteConf.resolve(options, flinkConf, table.properties());
+            Table planned = table != null ? table : loadTable(tableLoader);
+            FlinkWriteConf conf = FlinkWriteConf.resolve(options, flinkConf, planned.properties());
             return SinkPlan.resolve(
-                    table,
+                    planned,
                     conf,
                     new SinkPlan.Request(
                             tableSchema,

@@ -6,6 +6,7 @@ import static dev.icebergflink.sink.SinkTestTables.rows;
 import static dev.icebergflink.sink.SinkTestTables.snapshots;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
@@ -203,5 +205,26 @@ class FlinkSinkOptionsITCase extends SinkITCaseBase {
                 .append();
         env.execute();
         assertThat(rows(loader)).containsExactly("2:b:y");
+    }
+
+    @Test
+    void writesAnyInputTypeThroughBuilderForWithAPreloadedTable() throws Exception {
+        TableLoader loader = tables.create(BY_PART, 2);
+        Table table = SinkTestTables.load(loader);
+        StreamExecutionEnvironment env = env();
+        // the documented shape: a stream of the user's type, a MapFunction to RowData
+        FlinkSink.builderFor(
+                        env.fromData("1,a,x", "2,b,y", "3,c,x").setParallelism(1),
+                        (String line) -> {
+                            String[] fields = line.split(",");
+                            return row(Long.parseLong(fields[0]), fields[1], fields[2]);
+                        },
+                        InternalTypeInfo.of(FlinkSchemaUtil.convert(table.schema())))
+                .table(table)
+                .tableLoader(loader)
+                .set(FlinkWriteOptions.OVERWRITE_MODE, "false")
+                .append();
+        env.execute();
+        assertThat(rows(loader)).containsExactlyInAnyOrder("1:a:x", "2:b:y", "3:c:x");
     }
 }

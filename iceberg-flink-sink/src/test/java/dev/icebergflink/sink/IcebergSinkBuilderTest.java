@@ -4,6 +4,7 @@ import static dev.icebergflink.sink.SinkTestTables.BY_PART;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.sink.committer.CommitMode;
 import dev.icebergflink.sink.writer.WriterMode;
@@ -17,8 +18,14 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.InstantiationUtil;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -489,8 +496,127 @@ class IcebergSinkBuilderTest {
         assertThatThrownBy(() -> IcebergSink.forRowData().distributionMode(null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("NONE, HASH, RANGE");
-        assertThatThrownBy(() -> IcebergSink.forRowData().set(null, "x"))
+        assertThatThrownBy(() -> IcebergSink.forRowData().set((String) null, "x"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("option key");
+    }
+
+    /** A loader whose table must not be loaded while the sink is built. */
+    private static final class NotLoadingLoader implements TableLoader {
+        @Override
+        public void open() {}
+
+        @Override
+        public boolean isOpen() {
+            return false;
+        }
+
+        @Override
+        public Table loadTable() {
+            throw new IllegalStateException("the table was loaded although table(Table) gave it");
+        }
+
+        @Override
+        public TableLoader clone() {
+            return this;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void aPreloadedTablePlansTheSinkWithoutLoadingItAndIsNotPartOfIt() throws Exception {
+        Table table = SinkTestTables.load(tables.create(BY_PART, 2));
+
+        IcebergSink sink =
+                IcebergSink.forRowData()
+                        .tableLoader(new NotLoadingLoader())
+                        .table(table)
+                        .set(FlinkWriteOptions.OVERWRITE_MODE, "true")
+                        .build();
+
+        assertThat(sink.committerSettings().mode()).isEqualTo(CommitMode.DYNAMIC_OVERWRITE);
+        // the built sink serializes: the writers hold a serializable copy of the given table
+        IcebergSink copy =
+                InstantiationUtil.deserializeObject(
+                        InstantiationUtil.serializeObject(sink), getClass().getClassLoader());
+        assertThat(copy.committerSettings().mode()).isEqualTo(CommitMode.DYNAMIC_OVERWRITE);
+
+        // the loader stays required: the committer loads the table through it
+        assertThatThrownBy(() -> IcebergSink.forRowData().table(table).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        "needs tableLoader(TableLoader) also with table(" + table.name() + ")")
+                .hasMessageContaining("the committer loads the table through it");
+    }
+
+    @Test
+    void overwriteModeIsTheOverwriteEnabledOptionUnderIcebergsJavaName() {
+        assertThat(FlinkWriteOptions.OVERWRITE_MODE).isSameAs(FlinkWriteOptions.OVERWRITE_ENABLED);
+        assertThat(FlinkWriteOptions.OVERWRITE_MODE.key()).isEqualTo("overwrite-enabled");
+        TableLoader loader = tables.create(BY_PART, 2);
+        assertThat(
+                        IcebergSink.forRowData()
+                                .tableLoader(loader)
+                                .set(FlinkWriteOptions.OVERWRITE_MODE, "false")
+                                .build()
+                                .committerSettings()
+                                .mode())
+                .isEqualTo(CommitMode.ROW_DELTA);
+        assertThatThrownBy(
+                        () ->
+                                IcebergSink.forRowData()
+                                        .tableLoader(loader)
+                                        .set(FlinkWriteOptions.OVERWRITE_MODE, "yes")
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("overwrite-enabled");
+    }
+
+    @Test
+    void builderForMapsAnyInputTypeToRowDataInFrontOfTheSink() {
+        TableLoader loader = tables.create(PartitionSpec.unpartitioned(), 2);
+        Table table = SinkTestTables.load(loader);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        FlinkSink.builderFor(
+                        env.fromData("1,a,x", "2,b,y").setParallelism(1),
+                        (String line) -> SinkTestTables.row(1L, line, "x"),
+                        InternalTypeInfo.of(FlinkSchemaUtil.convert(table.schema())))
+                .table(table)
+                .tableLoader(loader)
+                .append();
+        StreamGraph graph = env.getStreamGraph();
+        assertThat(graph.getStreamNodes())
+                .filteredOn(node -> node.getOperatorName().equals("To RowData"))
+                .singleElement()
+                .satisfies(node -> assertThat(node.getParallelism()).isEqualTo(1));
+
+        assertThatThrownBy(
+                        () ->
+                                FlinkSink.builderFor(
+                                        env.fromData("x"),
+                                        null,
+                                        InternalTypeInfo.of(
+                                                FlinkSchemaUtil.convert(table.schema()))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no mapper");
+        // a declared row type that does not fit the table is named
+        assertThatThrownBy(
+                        () ->
+                                FlinkSink.builderFor(
+                                                env.fromData("x"),
+                                                (String line) -> SinkTestTables.row(1L, line, "x"),
+                                                InternalTypeInfo.of(
+                                                        RowType.of(
+                                                                new LogicalType[] {
+                                                                    new IntType(), new IntType()
+                                                                },
+                                                                new String[] {"id", "data"})))
+                                        .tableLoader(loader)
+                                        .append())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("data");
     }
 }

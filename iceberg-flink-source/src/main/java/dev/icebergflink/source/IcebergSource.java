@@ -244,7 +244,13 @@ public final class IcebergSource<T>
         public Builder<T> validate() {
             if (tableLoader == null) {
                 throw new IllegalStateException(
-                        "IcebergSource needs a table: call tableLoader(..) before build()");
+                        table == null
+                                ? "IcebergSource needs a table: call tableLoader(..) before build()"
+                                : "IcebergSource needs tableLoader(..) also with table("
+                                        + table.name()
+                                        + "): the enumerator loads the table through it where"
+                                        + " it plans; call tableLoader(..) with a loader of that"
+                                        + " table before build()");
             }
             if (batchSize < 1) {
                 throw new IllegalArgumentException(
@@ -266,7 +272,8 @@ public final class IcebergSource<T>
         }
 
         /**
-         * Loads the table, resolves and validates every setting, and creates the source.
+         * Loads the table (unless {@link #table(Table) given}), resolves and validates every
+         * setting, and creates the source.
          *
          * @throws IllegalArgumentException naming the options when settings are invalid or
          *     contradict each other
@@ -274,11 +281,11 @@ public final class IcebergSource<T>
          */
         public IcebergSource<T> build() {
             validate();
-            Table table = PlanningTable.load(tableLoader);
+            Table planned = table != null ? table : PlanningTable.load(tableLoader);
             return IcebergSourceAssembly.assemble(
                     tableLoader,
-                    table,
-                    resolve(table),
+                    planned,
+                    resolve(planned),
                     converterFactory,
                     assignerFactory,
                     batchSize);

@@ -13,7 +13,9 @@ import dev.icebergflink.source.reader.ReadMetadataColumn;
 import dev.icebergflink.source.reader.SplitWatermarkExtractor;
 import dev.icebergflink.tasks.reader.RowDataFileTaskReader;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.mapping.NameMappingParser;
@@ -77,12 +79,24 @@ public final class IcebergSourceAssembly {
         SplitWatermarkExtractor extractor = watermarkExtractor(plan);
         SplitAssignerFactory assigners = assigners(plan, assignerFactory, extractor);
         assigners.validate(table, plan.splitSize(), plan.splitOpenFileCost());
+        MetadataAppender appender = new MetadataAppender(metadata);
+        if (plan.readsChangelog() && appender.readsFileColumns()) {
+            throw new IllegalArgumentException(
+                    "Option 'changelog-mode' = 'all' offers only the metadata columns 'snapshot_id'"
+                            + " and 'commit_time', not "
+                            + metadata.stream()
+                                    .filter(ReadMetadataColumn::fromFile)
+                                    .map(column -> "'" + column.key() + "'")
+                                    .collect(Collectors.joining(", ")));
+        }
+        // file metadata columns are read as trailing columns of the file reader's projection
+        Schema readProjection = appender.readProjection(plan.projectedSchema(), table);
         NameMapping mapping =
                 plan.nameMapping() == null ? null : NameMappingParser.fromJson(plan.nameMapping());
         RowDataFileTaskReader fileReader =
                 new RowDataFileTaskReader(
                         plan.tableSchema(),
-                        plan.projectedSchema(),
+                        readProjection,
                         mapping,
                         plan.caseSensitive(),
                         table.io(),
@@ -103,7 +117,7 @@ public final class IcebergSourceAssembly {
                         converters.create(plan.projectedSchema()),
                         batchSize,
                         changelog,
-                        new MetadataAppender(metadata));
+                        appender);
         return new IcebergSource<>(
                 loader.clone(), table.name(), plan, assigners, readerFunction, extractor);
     }

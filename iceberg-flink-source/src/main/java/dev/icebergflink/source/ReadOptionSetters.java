@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.mapping.NameMappingParser;
@@ -29,6 +30,7 @@ abstract class ReadOptionSetters<B extends ReadOptionSetters<B>> {
     final Map<String, String> options = new HashMap<>();
     final List<Expression> filters = new ArrayList<>();
     TableLoader tableLoader;
+    Table table;
     Schema projection;
 
     ReadOptionSetters() {}
@@ -42,12 +44,28 @@ abstract class ReadOptionSetters<B extends ReadOptionSetters<B>> {
         other.filters.clear();
         other.filters.addAll(filters);
         other.tableLoader = tableLoader;
+        other.table = table;
         other.projection = projection;
     }
 
     /** The table to read (required). */
     public B tableLoader(TableLoader loader) {
         this.tableLoader = loader;
+        return self();
+    }
+
+    /**
+     * A table already loaded, for building the source without loading it again: {@code build()}
+     * resolves the options, the projection and the splits' file access ({@code io()}, encryption)
+     * against this table as it is then, instead of loading the table once through the loader. It
+     * must be the table the loader loads, because the loader is still required: the enumerator
+     * loads the table through it on the JobManager, and again for every planning round of a
+     * streaming read, so it always plans with current metadata. The table itself is not part of the
+     * built source (only what is taken from it, e.g. its serializable file IO), so any {@link
+     * Table} works, also one bound to a catalog client. {@code null} clears it.
+     */
+    public B table(Table table) {
+        this.table = table;
         return self();
     }
 

@@ -3,12 +3,20 @@ package dev.icebergflink.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.assigner.SimpleSplitAssignerFactory;
 import dev.icebergflink.source.config.ReadMode;
+import dev.icebergflink.source.config.ScanContext;
+import dev.icebergflink.source.reader.IdentityRowDataConverter;
+import dev.icebergflink.source.reader.ReadMetadataColumn;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.InstantiationUtil;
+import org.apache.iceberg.Table;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +66,75 @@ class IcebergSourceBuilderTest {
     }
 
     @Test
+    void aStreamingReadLooksForNewSnapshotsEveryTenSecondsByDefault() {
+        assertThat(FlinkReadOptions.MONITOR_INTERVAL.defaultValue())
+                .isEqualTo(Duration.ofSeconds(10));
+        IcebergSource<RowData> unbounded =
+                IcebergSource.forRowData().tableLoader(loader()).streaming(true).build();
+        assertThat(unbounded.scanContext().monitorInterval()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    /** A loader whose table must not be loaded while the source is built. */
+    private static final class NotLoadingLoader implements TableLoader {
+        @Override
+        public void open() {}
+
+        @Override
+        public boolean isOpen() {
+            return false;
+        }
+
+        @Override
+        public Table loadTable() {
+            throw new IllegalStateException("the table was loaded although table(Table) gave it");
+        }
+
+        @Override
+        public TableLoader clone() {
+            return this;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void aPreloadedTableResolvesTheSourceWithoutLoadingItAndIsNotPartOfIt() throws Exception {
+        Table table = loader().loadTable();
+        table.updateProperties().set("read.split.target-size", "4096").commit();
+
+        IcebergSource<RowData> source =
+                IcebergSource.forRowData()
+                        .tableLoader(new NotLoadingLoader())
+                        .table(table)
+                        .project(table.schema().select("id"))
+                        .build();
+
+        assertThat(source.scanContext().splitSize()).isEqualTo(4096L);
+        assertThat(source.scanContext().projectedSchema().columns())
+                .extracting(column -> column.name())
+                .containsExactly("id");
+        IcebergSource<RowData> copy =
+                InstantiationUtil.deserializeObject(
+                        InstantiationUtil.serializeObject(source), getClass().getClassLoader());
+        assertThat(copy.scanContext().splitSize()).isEqualTo(4096L);
+
+        // FlinkSource hands the table on as well
+        assertThatThrownBy(
+                        () ->
+                                FlinkSource.forRowData()
+                                        .env(
+                                                org.apache.flink.streaming.api.environment
+                                                        .StreamExecutionEnvironment
+                                                        .getExecutionEnvironment())
+                                        .table(table)
+                                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("needs tableLoader(..) also with table(" + table.name() + ")")
+                .hasMessageContaining("the enumerator loads the table through it");
+    }
+
+    @Test
     void aWatermarkColumnAndAnAssignerFactoryExcludeEachOther() {
         assertThatThrownBy(
                         () ->
@@ -99,5 +176,47 @@ class IcebergSourceBuilderTest {
                         .changelogMode(ChangelogReadMode.ALL)
                         .build();
         assertThat(rows.scanContext().readsChangelog()).isTrue();
+    }
+
+    @Test
+    void aChangelogReadOffersOnlyItsOwnMetadataColumns() {
+        Table table = loader().loadTable();
+        IcebergSource.Builder<RowData> changelog =
+                IcebergSource.forRowData()
+                        .tableLoader(loader())
+                        .changelogMode(ChangelogReadMode.ALL);
+        ScanContext plan = changelog.resolve(table);
+        ConverterFactory<RowData> converters =
+                schema -> new IdentityRowDataConverter(FlinkSchemaUtil.convert(schema));
+
+        assertThatThrownBy(
+                        () ->
+                                IcebergSourceAssembly.assemble(
+                                        loader(),
+                                        table,
+                                        plan,
+                                        converters,
+                                        null,
+                                        10,
+                                        List.of(
+                                                ReadMetadataColumn.SNAPSHOT_ID,
+                                                ReadMetadataColumn.POS,
+                                                ReadMetadataColumn.FILE)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        "offers only the metadata columns 'snapshot_id' and 'commit_time'")
+                .hasMessageContaining("not '_pos', '_file'");
+        assertThat(
+                        IcebergSourceAssembly.assemble(
+                                        loader(),
+                                        table,
+                                        plan,
+                                        converters,
+                                        null,
+                                        10,
+                                        List.of(ReadMetadataColumn.COMMIT_TIME))
+                                .scanContext()
+                                .readsChangelog())
+                .isTrue();
     }
 }

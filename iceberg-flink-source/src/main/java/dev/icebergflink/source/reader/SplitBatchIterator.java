@@ -98,7 +98,7 @@ final class SplitBatchIterator<T> implements CloseableIterator<RecordBatch<T>> {
             recordOffset++;
             limiter.consume();
             batch.add(
-                    converter.convert(MetadataAppender.append(row, taskMetadata)),
+                    converter.convert(metadata.append(row, taskMetadata)),
                     fileOffset,
                     recordOffset);
         }

@@ -24,7 +24,7 @@ class MetadataAppenderTest {
         FileScanTask change = TestingSplits.changeSplit("meta").task().files().iterator().next();
         GenericRowData row = GenericRowData.ofKind(RowKind.DELETE, 7, StringData.fromString("x"));
 
-        RowData appended = MetadataAppender.append(row, SNAPSHOT_THEN_TIME.metadataOf(change));
+        RowData appended = SNAPSHOT_THEN_TIME.append(row, SNAPSHOT_THEN_TIME.metadataOf(change));
 
         assertThat(appended.getArity()).isEqualTo(4);
         assertThat(appended.getRowKind()).isEqualTo(RowKind.DELETE);
@@ -40,7 +40,7 @@ class MetadataAppenderTest {
         FileScanTask plain = TestingSplits.split("meta").task().files().iterator().next();
 
         RowData appended =
-                MetadataAppender.append(
+                SNAPSHOT_THEN_TIME.append(
                         GenericRowData.of(1, StringData.fromString("y")),
                         SNAPSHOT_THEN_TIME.metadataOf(plain));
 
@@ -55,7 +55,7 @@ class MetadataAppenderTest {
         RowData row = GenericRowData.of(1, StringData.fromString("y"));
 
         assertThat(MetadataAppender.NONE.isEmpty()).isTrue();
-        assertThat(MetadataAppender.append(row, MetadataAppender.NONE.metadataOf(plain)))
+        assertThat(MetadataAppender.NONE.append(row, MetadataAppender.NONE.metadataOf(plain)))
                 .isSameAs(row);
     }
 
@@ -67,6 +67,42 @@ class MetadataAppenderTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Unknown metadata column 'snapshot'; the Iceberg source provides"
-                                + " 'snapshot_id', 'commit_time'");
+                                + " 'snapshot_id', 'commit_time', '_file', '_pos', '_spec_id',"
+                                + " '_partition', '_deleted', '_row_id',"
+                                + " '_last_updated_sequence_number'");
+    }
+
+    @Test
+    void placesFileColumnsReadByTheFileReaderAndTaskColumnsAtTheirRequestedPositions() {
+        MetadataAppender mixed =
+                new MetadataAppender(
+                        List.of(
+                                ReadMetadataColumn.POS,
+                                ReadMetadataColumn.SNAPSHOT_ID,
+                                ReadMetadataColumn.FILE));
+        FileScanTask change = TestingSplits.changeSplit("meta").task().files().iterator().next();
+        // as the file reader returns it: the projected field, then _pos and _file
+        GenericRowData read =
+                GenericRowData.ofKind(
+                        RowKind.INSERT, 7, 3L, StringData.fromString("s3://b/f.parquet"));
+
+        RowData appended = mixed.append(read, mixed.metadataOf(change));
+
+        assertThat(mixed.readsFileColumns()).isTrue();
+        assertThat(appended.getArity()).isEqualTo(4);
+        assertThat(appended.getInt(0)).isEqualTo(7);
+        assertThat(appended.getLong(1)).isEqualTo(3L);
+        assertThat(appended.getLong(2)).isEqualTo(42L);
+        assertThat(appended.getString(3).toString()).isEqualTo("s3://b/f.parquet");
+    }
+
+    @Test
+    void fileColumnsAloneLeaveTheReadRowAsItIs() {
+        MetadataAppender file =
+                new MetadataAppender(List.of(ReadMetadataColumn.DELETED, ReadMetadataColumn.POS));
+        FileScanTask plain = TestingSplits.split("meta").task().files().iterator().next();
+        RowData read = GenericRowData.of(1, true, 0L);
+
+        assertThat(file.append(read, file.metadataOf(plain))).isSameAs(read);
     }
 }

@@ -3,12 +3,14 @@ package dev.icebergflink.table.catalog;
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.table.options.CatalogSettings;
+import dev.icebergflink.table.options.CopiedCatalogOption;
 import dev.icebergflink.table.options.DatabaseMapping;
 import dev.icebergflink.table.options.QueryPaths;
 import dev.icebergflink.util.ContextClassLoaders;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.Map;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
@@ -37,6 +39,7 @@ final class CatalogConnection {
     private final CatalogLoader loader;
     private final DatabaseMapping databases;
     private final boolean allowQueryPaths;
+    private final String instanceId = CopiedCatalogOption.newInstanceId();
 
     private Catalog original;
     private Catalog catalog;
@@ -79,10 +82,12 @@ final class CatalogConnection {
                                 settings.cacheExpirationMs())
                         : original;
         namespaces = original instanceof SupportsNamespaces ns ? ns : null;
+        CopiedCatalogOption.register(instanceId, loader);
         return true;
     }
 
     void close() {
+        CopiedCatalogOption.unregister(instanceId);
         Catalog toClose = original;
         original = null;
         catalog = null;
@@ -188,6 +193,16 @@ final class CatalogConnection {
         if (!allowQueryPaths) {
             QueryPaths.rejectTablePaths(qualifiedName(tablePath), keys);
         }
+    }
+
+    /**
+     * The options this catalog reports with the table at {@code path} besides its properties, so
+     * that {@code CREATE TABLE ... LIKE} elsewhere gives a connector table over it ({@link
+     * CopiedCatalogOption}).
+     */
+    Map<String, String> reportedOptions(ObjectPath path) {
+        return CopiedCatalogOption.reported(
+                instanceId, settings, path.getDatabaseName(), path.getObjectName());
     }
 
     String qualifiedName(ObjectPath path) {

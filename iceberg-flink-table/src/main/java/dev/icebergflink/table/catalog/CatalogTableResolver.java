@@ -3,6 +3,7 @@ package dev.icebergflink.table.catalog;
 import dev.icebergflink.table.connector.IcebergTableResolver;
 import dev.icebergflink.table.connector.ResolvedIcebergTable;
 import dev.icebergflink.table.metadata.MetadataTableName;
+import dev.icebergflink.table.options.CopiedCatalogOption;
 import dev.icebergflink.table.options.QueryPaths;
 import dev.icebergflink.table.options.SqlOptions;
 import java.util.Map;
@@ -46,7 +47,7 @@ final class CatalogTableResolver implements IcebergTableResolver {
         Map<String, String> hints =
                 SqlOptions.hintsOf(
                         tableName,
-                        declaration.getOptions(),
+                        CopiedCatalogOption.withoutReported(declaration.getOptions()),
                         TableDefinitions.toCatalogTable(table).getOptions());
         QueryPaths.checkTableOptions(tableName, hints, config);
         return new ResolvedIcebergTable(connection.tableLoader(path), table, hints);

@@ -1,6 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.table.options.CopiedCatalogOption;
 import dev.icebergflink.table.options.MetadataSyncOptions;
 import dev.icebergflink.table.options.PartitionTerms;
 import dev.icebergflink.table.options.TablePropertyNames;
@@ -133,6 +134,11 @@ final class TableChangeApplier {
     }
 
     private void setOption(String key, String value) {
+        if (CopiedCatalogOption.isReported(key, value)) {
+            // reported by getTable for CREATE TABLE ... LIKE elsewhere, never stored: a
+            // definition given back whole (ALTER TABLE without a change list) carries them
+            return;
+        }
         switch (key) {
             case TableDefinitions.LOCATION -> location = value;
             case TableDefinitions.CONNECTOR ->
@@ -150,6 +156,9 @@ final class TableChangeApplier {
     }
 
     private void resetOption(String key) {
+        if (CopiedCatalogOption.KEY.equals(key) || TableDefinitions.CONNECTOR.equals(key)) {
+            return; // not stored, so nothing to reset
+        }
         switch (key) {
             case TableDefinitions.LOCATION, TableProperties.FORMAT_VERSION ->
                     throw fail("'%s' cannot be reset; SET it to the value you want instead", key);

@@ -1,6 +1,7 @@
 package dev.icebergflink.table.catalog;
 
 import dev.icebergflink.FlinkSchemaUtil;
+import dev.icebergflink.table.options.CopiedCatalogOption;
 import dev.icebergflink.table.options.MetadataSyncOptions;
 import dev.icebergflink.table.options.PartitionTerms;
 import dev.icebergflink.table.options.TablePropertyNames;
@@ -46,7 +47,9 @@ import org.apache.iceberg.types.Types;
  *       that {@code CREATE TABLE ... LIKE} copies the format version) but not the location (a copy
  *       must not share it);
  *   <li>computed and metadata columns, watermarks and a {@code connector} option are rejected:
- *       Iceberg cannot store them.
+ *       Iceberg cannot store them; only the {@code 'connector'='iceberg'} and {@code src-catalog}
+ *       that the catalog reports with its tables ({@link CopiedCatalogOption}) are dropped when a
+ *       copy comes back.
  * </ul>
  */
 final class TableDefinitions {
@@ -156,6 +159,11 @@ final class TableDefinitions {
 
         Schema schema = convertSchema(tableName, flinkSchema);
         Map<String, String> properties = new HashMap<>(catalogTable.getOptions());
+        if (properties.containsKey(CopiedCatalogOption.KEY)) {
+            // copied from an Iceberg catalog's table (CREATE TABLE ... LIKE, or SHOW CREATE TABLE
+            // run again): where that table lives, not properties of the new one
+            properties = new HashMap<>(CopiedCatalogOption.withoutReported(properties));
+        }
         PartitionSpec spec =
                 PartitionTerms.spec(
                         String.format("Cannot create '%s'", tableName),
@@ -214,7 +222,9 @@ final class TableDefinitions {
             throw new ValidationException(
                     String.format(
                             "Table '%s': computed column '%s' AS %s cannot be stored in an Iceberg"
-                                    + " table, which holds physical columns only",
+                                    + " table, which holds physical columns only. Declare it on a"
+                                    + " table of another catalog made with CREATE TABLE ... LIKE"
+                                    + " this table, which reads and writes the same Iceberg table.",
                             tableName,
                             column.getName(),
                             computed.getExpression().asSerializableString()));
@@ -223,7 +233,9 @@ final class TableDefinitions {
             throw new ValidationException(
                     String.format(
                             "Table '%s': metadata column '%s' cannot be stored in an Iceberg"
-                                    + " table, which holds physical columns only",
+                                    + " table, which holds physical columns only. Declare it on a"
+                                    + " table of another catalog made with CREATE TABLE ... LIKE"
+                                    + " this table, which reads and writes the same Iceberg table.",
                             tableName, column.getName()));
         }
     }

@@ -4,10 +4,13 @@ import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.metadata.MetadataTables;
 import dev.icebergflink.types.UnsupportedTypeException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.CatalogView;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
@@ -91,7 +94,11 @@ final class TableLifecycle {
                     connection.qualifiedName(tablePath), metadataTable);
         }
         try {
-            return TableDefinitions.toCatalogTable(connection.loadTable(tablePath));
+            CatalogTable table = TableDefinitions.toCatalogTable(connection.loadTable(tablePath));
+            // what a connector table made with CREATE TABLE ... LIKE needs (not table properties)
+            Map<String, String> options = new LinkedHashMap<>(table.getOptions());
+            options.putAll(connection.reportedOptions(tablePath));
+            return table.copy(options);
         } catch (TableNotExistException e) {
             Optional<CatalogView> view = views.getView(tablePath);
             if (view.isPresent()) {

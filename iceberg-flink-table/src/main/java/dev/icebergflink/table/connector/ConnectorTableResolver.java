@@ -5,6 +5,7 @@ import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.table.options.CatalogLoaders;
 import dev.icebergflink.table.options.ConnectorTableOptions;
+import dev.icebergflink.table.options.CopiedCatalogOption;
 import dev.icebergflink.table.options.DatabaseMapping;
 import dev.icebergflink.table.options.PartitionTerms;
 import dev.icebergflink.table.options.QueryPaths;
@@ -12,6 +13,8 @@ import dev.icebergflink.util.ContextClassLoaders;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
@@ -54,10 +57,20 @@ public final class ConnectorTableResolver implements IcebergTableResolver {
     public ResolvedIcebergTable resolve(
             ObjectIdentifier flinkTable, ResolvedCatalogTable declaration, ReadableConfig config) {
         String name = flinkTable.asSummaryString();
-        QueryPaths.checkTableOptions(name, declaration.getOptions(), config);
-        ConnectorTableOptions.Parsed options =
-                ConnectorTableOptions.parse(flinkTable, declaration.getOptions());
-        CatalogLoader catalogLoader = CatalogLoaders.of(options.catalog(), config);
+        // a table made with CREATE TABLE ... LIKE an Iceberg catalog's table names that catalog
+        // in 'src-catalog'; while the catalog is open here, its own loader is used
+        CopiedCatalogOption.Expanded copied =
+                CopiedCatalogOption.expand(name, declaration.getOptions());
+        Map<String, String> declared = copied.options();
+        QueryPaths.checkTableOptions(
+                name,
+                copied.liveLoader() == null ? declared : withoutKeys(declared, copied.copied()),
+                config);
+        ConnectorTableOptions.Parsed options = ConnectorTableOptions.parse(flinkTable, declared);
+        CatalogLoader catalogLoader =
+                copied.liveLoader() != null
+                        ? copied.liveLoader()
+                        : CatalogLoaders.of(options.catalog(), config);
         TableIdentifier identifier =
                 TableIdentifier.of(
                         new DatabaseMapping(options.catalog().baseNamespace())
@@ -99,6 +112,14 @@ public final class ConnectorTableResolver implements IcebergTableResolver {
                 }
             }
         }
+    }
+
+    /** {@code options} without {@code keys}. */
+    private static Map<String, String> withoutKeys(
+            Map<String, String> options, java.util.Collection<String> keys) {
+        Map<String, String> rest = new LinkedHashMap<>(options);
+        keys.forEach(rest::remove);
+        return rest;
     }
 
     private static void create(

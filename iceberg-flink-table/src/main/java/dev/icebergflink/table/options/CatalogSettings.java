@@ -162,6 +162,34 @@ public record CatalogSettings(
                 catalogProperties);
     }
 
+    /**
+     * The options that rebuild this catalog's connection in a connector table ({@code
+     * 'connector'='iceberg'}): type or implementation, base namespace, configuration directories
+     * and the Iceberg catalog properties, secrets included. Caching and the default database are
+     * the Flink catalog's own and not part of it.
+     */
+    public Map<String, String> connectionOptions() {
+        Map<String, String> options = new LinkedHashMap<>();
+        if (catalogImpl != null) {
+            options.put(FlinkCatalogOptions.CATALOG_IMPL.key(), catalogImpl);
+        } else {
+            options.put(FlinkCatalogOptions.CATALOG_TYPE.key(), catalogType);
+        }
+        if (!baseNamespace.isEmpty()) {
+            options.put(
+                    FlinkCatalogOptions.BASE_NAMESPACE.key(),
+                    String.join(".", baseNamespace.levels()));
+        }
+        if (hiveConfDir != null) {
+            options.put(FlinkCatalogOptions.HIVE_CONF_DIR.key(), hiveConfDir);
+        }
+        if (hadoopConfDir != null) {
+            options.put(FlinkCatalogOptions.HADOOP_CONF_DIR.key(), hadoopConfDir);
+        }
+        options.putAll(catalogProperties);
+        return options;
+    }
+
     /** Settings without secret values, for logs and messages. */
     @Override
     public String toString() {

@@ -224,14 +224,7 @@ public final class IcebergTableSource
 
     /** {@code physical} followed by the requested metadata columns, as the source emits rows. */
     private RowType withMetadata(RowType physical) {
-        if (metadata.isEmpty()) {
-            return physical;
-        }
-        List<RowType.RowField> fields = new ArrayList<>(physical.getFields());
-        for (ReadMetadataColumn column : metadata) {
-            fields.add(new RowType.RowField("$metadata$" + column.key(), column.type()));
-        }
-        return new RowType(physical.isNullable(), fields);
+        return ReadMetadataColumn.appendedTo(physical, metadata, table);
     }
 
     /** The declared physical type of the rows after projection push-down. */
@@ -322,7 +315,7 @@ public final class IcebergTableSource
     public Map<String, DataType> listReadableMetadata() {
         Map<String, DataType> readable = new LinkedHashMap<>();
         for (ReadMetadataColumn column : ReadMetadataColumn.values()) {
-            readable.put(column.key(), TypeConversions.fromLogicalToDataType(column.type()));
+            readable.put(column.key(), TypeConversions.fromLogicalToDataType(column.type(table)));
         }
         return readable;
     }

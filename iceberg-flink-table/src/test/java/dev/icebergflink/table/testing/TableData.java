@@ -24,6 +24,8 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 
@@ -121,5 +123,28 @@ public final class TableData {
             written.add(writer.toDataFile());
         }
         return written;
+    }
+
+    /** Commits a position delete of row {@code position} of {@code file} (a v2+ table). */
+    public static void deletePosition(Table table, DataFile file, long position) {
+        table.refresh();
+        PartitionSpec spec = table.specs().get(file.specId());
+        RowDataFileWriterFactory writers = RowDataFileWriterFactory.builderFor(table).build();
+        OutputFileFactory files =
+                OutputFileFactory.builderFor(table, 1, TASK_IDS.incrementAndGet()).build();
+        PositionDeleteWriter<RowData> writer =
+                writers.newPositionDeleteWriter(
+                        spec.isUnpartitioned()
+                                ? files.newOutputFile()
+                                : files.newOutputFile(spec, file.partition()),
+                        spec,
+                        spec.isUnpartitioned() ? null : file.partition());
+        try (writer) {
+            writer.write(PositionDelete.<RowData>create().set(file.location(), position));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        table.newRowDelta().addDeletes(writer.toDeleteFile()).commit();
+        table.refresh();
     }
 }
