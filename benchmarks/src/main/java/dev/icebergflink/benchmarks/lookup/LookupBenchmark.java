@@ -39,11 +39,11 @@ import org.apache.iceberg.hadoop.HadoopTables;
  * Measures lookup joins against an Iceberg table: how long the FULL cache takes to load a table and
  * how much heap it takes, and how many lookups per second one join subtask answers in each mode.
  *
- * <p>The dimension table holds the benchmark rows with ids {@code [0, rows)} (Parquet, two files
- * written by the generic writer, ids in order, so the files' and row groups' statistics on {@code
- * id} are tight); lookups project {@code id, name, price} and look up random ids. Each measurement
- * drives the connector's own lookup classes on one thread, as one subtask of a join runs them
- * (without the rest of a Flink job):
+ * <p>The dimension table holds the benchmark rows with ids {@code [0, rows)} (Parquet with 1 MB row
+ * groups, one file per core written by the generic writer, ids in order, so the files' and row
+ * groups' statistics on {@code id} are tight); lookups project {@code id, name, price} and look up
+ * random ids. Each measurement drives the connector's own lookup classes on one thread, as one
+ * subtask of a join runs them (without the rest of a Flink job):
  *
  * <ul>
  *   <li>{@code lookup-full-load}: the FULL cache's first load of the whole table;
@@ -57,19 +57,26 @@ import org.apache.iceberg.hadoop.HadoopTables;
  * Every lookup must return exactly the row of its id, or the run fails.
  *
  * <p>Usage: {@code LookupBenchmark [rows (default 1000000)] [full lookups (default 1000000)] [file
- * lookups (default 1000)] [runs (default 3)]}; prints one JSON line per workload and run ({@link
+ * lookups (default 200)] [runs (default 3)]}; prints one JSON line per workload and run ({@link
  * LookupMeasurement}) and then a summary.
  */
 public final class LookupBenchmark {
 
     private static final Schema PROJECTION = BenchmarkRows.SCHEMA.select("id", "name", "price");
 
+    /**
+     * The Parquet row group size of the table: 1 MB (Iceberg's default is 128 MB), so that a
+     * per-key lookup reads one small row group instead of a whole file, as a table meant for such
+     * lookups would be written.
+     */
+    static final long ROW_GROUP_BYTES = 1L << 20;
+
     private LookupBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         long rows = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
         long fullLookups = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000;
-        long fileLookups = args.length > 2 ? Long.parseLong(args[2]) : 1_000;
+        long fileLookups = args.length > 2 ? Long.parseLong(args[2]) : 200;
         int runs = args.length > 3 ? Integer.parseInt(args[3]) : 3;
         printSummary(run(rows, fullLookups, fileLookups, runs, System.out), System.out);
     }
@@ -89,7 +96,11 @@ public final class LookupBenchmark {
                         .create(
                                 BenchmarkRows.SCHEMA,
                                 org.apache.iceberg.PartitionSpec.unpartitioned(),
-                                Map.of(TableProperties.DEFAULT_FILE_FORMAT, "parquet"),
+                                Map.of(
+                                        TableProperties.DEFAULT_FILE_FORMAT,
+                                        "parquet",
+                                        TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES,
+                                        String.valueOf(ROW_GROUP_BYTES)),
                                 directory.toUri().toString());
         GenericLimits.write(table, new BenchmarkRows(42), rows);
         List<LookupMeasurement> results = new ArrayList<>();

@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * VALUES} view with {@code PROCTIME()}) and in streaming execution (probe rows from an unbounded
  * streaming read of another Iceberg table, which the test feeds): inner and left joins, composite
  * keys, NULL keys, and a dimension that changes under a running join by appends, upserts (row-level
- * deletes) and an overwrite.
+ * deletes) and an overwrite. The options work as hints on catalog tables and in the {@code WITH}
+ * clause of {@code 'connector'='iceberg'} tables.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class LookupJoinITCase extends SqlTestBase {
@@ -49,9 +50,11 @@ class LookupJoinITCase extends SqlTestBase {
                         + " 'lookup.full-cache.periodic-reload.interval'='100ms'"),
         NONE("'lookup.cache'='NONE', 'lookup.full-cache.periodic-reload.interval'='100ms'");
 
+        private final String options;
         private final String hint;
 
         Mode(String options) {
+            this.options = options;
             this.hint = "/*+ OPTIONS(" + options + ") */";
         }
     }
@@ -93,6 +96,15 @@ class LookupJoinITCase extends SqlTestBase {
                         + " (1, 'a'), (2, 'x'), (4, 'd'), (5, 'e'), (99, 'z'),"
                         + " (CAST(NULL AS INT), 'a')) AS t(k, s)");
         String dim = "dim " + mode.hint + " FOR SYSTEM_TIME AS OF p.pt AS d";
+        // the same table as a 'connector'='iceberg' table, with the lookup options in WITH
+        exec(
+                batch,
+                "CREATE TABLE default_catalog.default_database.dim_c (id INT NOT NULL, k2 STRING,"
+                        + " name STRING) WITH ('connector'='iceberg', 'catalog-name'='lake_c',"
+                        + " 'catalog-type'='hadoop', 'warehouse'='%s', 'catalog-database'='default',"
+                        + " 'catalog-table'='dim', %s)",
+                warehouse.toUri(),
+                mode.options);
 
         List<Row> rows =
                 rows(
@@ -105,7 +117,11 @@ class LookupJoinITCase extends SqlTestBase {
                                 + " ON p.k = d.id AND p.s = d.k2"
                                 + " UNION ALL"
                                 + " SELECT 4, p.k, d.name FROM probe p JOIN %s"
-                                + " ON p.k = d.id AND d.name <> 'five'",
+                                + " ON p.k = d.id AND d.name <> 'five'"
+                                + " UNION ALL"
+                                + " SELECT 5, p.k, d.name FROM probe p"
+                                + " JOIN default_catalog.default_database.dim_c"
+                                + " FOR SYSTEM_TIME AS OF p.pt AS d ON p.k = d.id",
                         dim,
                         dim,
                         dim,
@@ -132,7 +148,12 @@ class LookupJoinITCase extends SqlTestBase {
                         // a condition on the dimension's columns
                         Row.of(4, 1, "one"),
                         Row.of(4, 2, "two"),
-                        Row.of(4, 4, "vier"));
+                        Row.of(4, 4, "vier"),
+                        // the connector table
+                        Row.of(5, 1, "one"),
+                        Row.of(5, 2, "two"),
+                        Row.of(5, 4, "vier"),
+                        Row.of(5, 5, "five"));
     }
 
     /**
