@@ -1,6 +1,7 @@
 package dev.icebergflink.table.lookup;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ public final class RowIndex {
 
     /** The rows with {@code key} (from {@link LookupKeys}), empty when there are none. */
     public List<RowData> get(GenericRowData key) {
-        return Arrays.asList(rows.getOrDefault(key, NONE));
+        return Collections.unmodifiableList(Arrays.asList(rows.getOrDefault(key, NONE)));
     }
 
     /** The number of rows. */
