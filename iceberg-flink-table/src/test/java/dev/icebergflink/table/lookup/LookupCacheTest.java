@@ -26,6 +26,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.types.Types;
@@ -38,7 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The FULL cache on a real (local) table: a reload after appends adds only the appended rows, a
  * reload after a delete starts over, a reload swaps complete indexes (a lookup during a reload sees
  * the old rows, never a part of the new ones), and a table too large for the memory limit fails
- * with advice while the old rows keep serving. Also the checks of the lookup options and keys.
+ * with advice while the old rows keep serving; pushed filters restrict the cached rows, and a
+ * failing per-key lookup is retried, then fails with its cause. Also the checks of the lookup
+ * options and keys.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LookupCacheTest {
@@ -148,6 +151,46 @@ class LookupCacheTest {
     }
 
     @Test
+    void theCacheHoldsOnlyRowsThatPassThePushedFilters() throws Exception {
+        TableData.append(
+                table,
+                List.of(TableData.row(1, "one"), TableData.row(2, "two"), TableData.row(3, "x")));
+        try (LookupTableReader reader =
+                reader(new Gate(), List.of(Expressions.notEqual("name", "x")))) {
+            reader.open();
+            FullCache cache = new FullCache(reader, keys, Long.MAX_VALUE);
+            cache.reload();
+            assertThat(cache.rowCount()).isEqualTo(2);
+            assertThat(names(cache, 2)).containsExactly("two");
+            assertThat(names(cache, 3)).isEmpty();
+        }
+    }
+
+    @Test
+    void aFailingLookupIsTriedAgainAndThenFailsWithTheCause() throws Exception {
+        TableData.append(table, List.of(TableData.row(1, "one")));
+        String file =
+                table.currentSnapshot().addedDataFiles(table.io()).iterator().next().location();
+        ScanLookupFunction lookup =
+                new ScanLookupFunction(
+                        reader(new Gate(), List.of()),
+                        keys,
+                        LookupSettings.resolve(
+                                "t", Map.of("lookup.cache", "NONE", "lookup.max-retries", "1")));
+        lookup.open(null);
+        try {
+            assertThat(lookup.lookup(GenericRowData.of(1))).hasSize(1);
+            table.io().deleteFile(file);
+            assertThatThrownBy(() -> lookup.lookup(GenericRowData.of(1)))
+                    .isInstanceOf(java.io.IOException.class)
+                    .hasMessageContaining("failed 2 times ('lookup.max-retries'=1)")
+                    .hasRootCauseInstanceOf(java.io.FileNotFoundException.class);
+        } finally {
+            lookup.close();
+        }
+    }
+
+    @Test
     void keysWithNullOrNaNMatchNothingAndOthersBecomeIcebergFilters() {
         assertThat(keys.ofLookup(GenericRowData.of((Object) null))).isNull();
         GenericRowData key = keys.ofLookup(GenericRowData.of(7));
@@ -226,17 +269,23 @@ class LookupCacheTest {
     }
 
     private LookupTableReader reader(Gate gate) {
-        ScanContext plan =
-                ScanContext.resolve(Map.of(), null, table, null, List.of()).withProjection(SCHEMA);
-        LookupTableReader reader =
-                new LookupTableReader(
-                        "lookup-test",
-                        TableLoader.fromHadoopTable(directory.toUri().toString()),
-                        plan,
-                        gate,
-                        ROW_TYPE);
+        LookupTableReader reader = reader(gate, List.of());
         reader.open();
         return reader;
+    }
+
+    /** A reader with these pushed filters; opened by the caller. */
+    private LookupTableReader reader(Gate gate, List<Expression> filters) {
+        ScanContext plan =
+                ScanContext.resolve(Map.of(), null, table, null, List.of())
+                        .withProjection(SCHEMA)
+                        .withFilters(filters);
+        return new LookupTableReader(
+                "lookup-test",
+                TableLoader.fromHadoopTable(directory.toUri().toString()),
+                plan,
+                gate,
+                ROW_TYPE);
     }
 
     /**
