@@ -49,7 +49,9 @@ public final class LookupKeys implements Serializable {
         this.columns = new Types.NestedField[positions.length];
         List<Types.NestedField> projectedColumns = projected.columns();
         for (int i = 0; i < positions.length; i++) {
-            types[i] = produced.getTypeAt(positions[i]);
+            // nullable: a probe key may be NULL even where the column is NOT NULL (and Flink
+            // 1.20's getters of NOT NULL types do not check)
+            types[i] = produced.getTypeAt(positions[i]).copy(true);
             columns[i] = projectedColumns.get(positions[i]);
         }
     }
