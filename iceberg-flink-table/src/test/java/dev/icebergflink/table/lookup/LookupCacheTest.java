@@ -21,6 +21,7 @@ import org.apache.flink.table.connector.source.lookup.LookupOptions.LookupCacheT
 import org.apache.flink.table.connector.source.lookup.cache.trigger.PeriodicCacheReloadTrigger.ScheduleMode;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
@@ -40,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * reload after a delete starts over, a reload swaps complete indexes (a lookup during a reload sees
  * the old rows, never a part of the new ones), and a table too large for the memory limit fails
  * with advice while the old rows keep serving; pushed filters restrict the cached rows, and a
- * failing per-key lookup is retried, then fails with its cause. Also the checks of the lookup
- * options and keys.
+ * failing per-key lookup is retried, then fails with its cause, as does a FULL cache that cannot
+ * reload (after serving its rows while it retries). Also the checks of the lookup options and keys.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LookupCacheTest {
@@ -184,6 +185,47 @@ class LookupCacheTest {
             assertThatThrownBy(() -> lookup.lookup(GenericRowData.of(1)))
                     .isInstanceOf(java.io.IOException.class)
                     .hasMessageContaining("failed 2 times ('lookup.max-retries'=1)")
+                    .hasRootCauseInstanceOf(java.io.FileNotFoundException.class);
+        } finally {
+            lookup.close();
+        }
+    }
+
+    @Test
+    void aFullCacheThatCannotReloadServesItsRowsUntilTheRetriesAreUsedUp() throws Exception {
+        TableData.append(table, List.of(TableData.row(1, "one")));
+        String file =
+                table.currentSnapshot().addedDataFiles(table.io()).iterator().next().location();
+        FullCacheLookupFunction lookup =
+                new FullCacheLookupFunction(
+                        reader(new Gate(), List.of()),
+                        keys,
+                        LookupSettings.resolve(
+                                "t",
+                                Map.of(
+                                        "lookup.full-cache.periodic-reload.interval", "20ms",
+                                        "lookup.max-retries", "2")));
+        lookup.open(new FunctionContext(null));
+        try {
+            assertThat(lookup.lookup(GenericRowData.of(1))).hasSize(1);
+            // a new snapshot that is not an append makes the cache read the table again, whose
+            // only file is gone
+            table.newDelete().deleteFromRowFilter(Expressions.equal("id", 2)).commit();
+            table.newOverwrite().commit();
+            table.io().deleteFile(file);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            java.io.IOException failure = null;
+            while (failure == null && System.nanoTime() < deadline) {
+                try {
+                    // until the retries are used up, the old rows answer
+                    assertThat(lookup.lookup(GenericRowData.of(1))).hasSize(1);
+                } catch (java.io.IOException e) {
+                    failure = e;
+                }
+            }
+            assertThat(failure)
+                    .isNotNull()
+                    .hasMessageContaining("3 attempts in a row failed ('lookup.max-retries'=2)")
                     .hasRootCauseInstanceOf(java.io.FileNotFoundException.class);
         } finally {
             lookup.close();
