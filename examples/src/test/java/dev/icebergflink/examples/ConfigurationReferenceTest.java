@@ -7,6 +7,7 @@ import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.sink.FlinkWriteOptions;
 import dev.icebergflink.source.FlinkReadOptions;
 import dev.icebergflink.table.FlinkConfigOptions;
+import dev.icebergflink.table.lookup.LookupJoinOptions;
 import dev.icebergflink.table.options.ConnectorTableOptions;
 import dev.icebergflink.table.options.FlinkCatalogOptions;
 import dev.icebergflink.table.options.PartitionTerms;
@@ -53,6 +54,7 @@ class ConfigurationReferenceTest {
         FlinkReadOptions.ALL.forEach(o -> all.add(o.configOption()));
         FlinkWriteOptions.all().forEach(o -> all.add(o.configOption()));
         MaintenanceOptions.all().forEach(o -> all.add(o.configOption()));
+        LookupJoinOptions.ALL.forEach(o -> all.add(o.configOption()));
         all.addAll(FlinkCatalogOptions.ALL);
         all.addAll(FlinkConfigOptions.ALL);
         all.addAll(ConnectorTableOptions.CONNECTOR_OPTIONS);
@@ -83,6 +85,11 @@ class ConfigurationReferenceTest {
                 "Maintenance after the sink's commits (`flink-maintenance.*`: write options,"
                         + " SQL hints, Flink configuration)",
                 MaintenanceOptions.all());
+        connectorOptions(
+                doc,
+                "Lookup join options (SQL hints, `'connector'='iceberg'` tables;"
+                        + " see [sql-lookup.md](sql-lookup.md))",
+                LookupJoinOptions.ALL);
         configOptions(
                 doc,
                 "Catalog options (`CREATE CATALOG ... WITH ('type'='iceberg', ...)`)",

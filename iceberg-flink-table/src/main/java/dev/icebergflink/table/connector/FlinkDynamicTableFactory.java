@@ -2,6 +2,7 @@ package dev.icebergflink.table.connector;
 
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.config.ScanContext;
+import dev.icebergflink.table.lookup.LookupSettings;
 import dev.icebergflink.table.metadata.IcebergMetadataTableSource;
 import dev.icebergflink.table.options.ConnectorTableOptions;
 import dev.icebergflink.table.options.FlinkCatalogOptions;
@@ -133,7 +134,8 @@ public class FlinkDynamicTableFactory
                 config,
                 SqlOptions.scanParallelism(tableName, engineOptions),
                 sourceWatermarkColumn(declaration.getResolvedSchema()),
-                declaration.getResolvedSchema().getPrimaryKey().isPresent());
+                declaration.getResolvedSchema().getPrimaryKey().isPresent(),
+                LookupSettings.resolve(tableName, engineOptions));
     }
 
     /**

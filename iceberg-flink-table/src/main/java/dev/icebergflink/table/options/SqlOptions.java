@@ -4,6 +4,7 @@ import dev.icebergflink.options.ConnectorOption;
 import dev.icebergflink.options.OptionValidation;
 import dev.icebergflink.sink.FlinkWriteOptions;
 import dev.icebergflink.source.FlinkReadOptions;
+import dev.icebergflink.table.lookup.LookupJoinOptions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -26,8 +27,8 @@ import org.apache.flink.table.factories.FactoryUtil;
  * the same way on unknown ones. The engine options are the read options ({@link
  * FlinkReadOptions#ALL}), the write options ({@link FlinkWriteOptions#all()}) with the settings of
  * maintenance after the sink's commits ({@link FlinkWriteOptions#maintenanceSettings()}), whatever
- * {@link #registerEngineOptions} adds, plus {@code scan.parallelism}, {@code sink.parallelism} and
- * {@code write.operation}.
+ * {@link #registerEngineOptions} adds, the options of lookup joins ({@link LookupJoinOptions#ALL}),
+ * plus {@code scan.parallelism}, {@code sink.parallelism} and {@code write.operation}.
  */
 @Internal
 public final class SqlOptions {
@@ -49,6 +50,7 @@ public final class SqlOptions {
                         .build());
         registerEngineOptions(FlinkWriteOptions.all());
         registerEngineOptions(FlinkWriteOptions.maintenanceSettings());
+        registerEngineOptions(LookupJoinOptions.ALL);
     }
 
     private SqlOptions() {}

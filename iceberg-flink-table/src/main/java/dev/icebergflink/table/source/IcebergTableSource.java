@@ -8,6 +8,10 @@ import dev.icebergflink.source.IcebergSourceAssembly;
 import dev.icebergflink.source.planning.SplitPlanner;
 import dev.icebergflink.source.reader.ReadMetadataColumn;
 import dev.icebergflink.table.FlinkConfigOptions;
+import dev.icebergflink.table.lookup.LookupKeys;
+import dev.icebergflink.table.lookup.LookupRuntimes;
+import dev.icebergflink.table.lookup.LookupSettings;
+import dev.icebergflink.table.lookup.LookupTableReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -20,6 +24,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
@@ -55,10 +60,16 @@ import org.apache.iceberg.types.Types;
  * dev.icebergflink.source.config.ScanContext}); what the planner pushes down derives a new plan
  * from it, and the source is assembled from that plan and the table the factory loaded ({@link
  * IcebergSourceAssembly}). Neither the options nor the table are resolved or loaded again here.
+ *
+ * <p>As a {@link LookupTableSource} it serves lookup joins ({@code JOIN t FOR SYSTEM_TIME AS OF
+ * ...}): it hands the same loader, plan (with the pushed projection and filters) and conversion to
+ * the declared types to the lookup runtime of {@code dev.icebergflink.table.lookup}, configured by
+ * the {@code lookup.*} options.
  */
 @Internal
 public final class IcebergTableSource
         implements ScanTableSource,
+                LookupTableSource,
                 SupportsProjectionPushDown,
                 SupportsFilterPushDown,
                 SupportsLimitPushDown,
@@ -75,6 +86,7 @@ public final class IcebergTableSource
     private final Integer scanParallelism;
     private final String rowtimeColumn;
     private final boolean declaresPrimaryKey;
+    private final LookupSettings lookupSettings;
 
     private int[] projection;
     private List<Expression> filters = new ArrayList<>();
@@ -92,6 +104,7 @@ public final class IcebergTableSource
      * @param scanParallelism the {@code scan.parallelism} option, or {@code null}
      * @param rowtimeColumn the column of a {@code SOURCE_WATERMARK()} declaration, or {@code null}
      * @param declaresPrimaryKey whether the table declares a primary key
+     * @param lookupSettings the resolved {@code lookup.*} options of lookup joins
      */
     public IcebergTableSource(
             String tableName,
@@ -102,7 +115,8 @@ public final class IcebergTableSource
             ReadableConfig flinkConfig,
             Integer scanParallelism,
             String rowtimeColumn,
-            boolean declaresPrimaryKey) {
+            boolean declaresPrimaryKey,
+            LookupSettings lookupSettings) {
         this.tableName = tableName;
         this.loader = loader;
         this.table = table;
@@ -113,6 +127,7 @@ public final class IcebergTableSource
         this.scanParallelism = scanParallelism;
         this.rowtimeColumn = rowtimeColumn;
         this.declaresPrimaryKey = declaresPrimaryKey;
+        this.lookupSettings = lookupSettings;
         DeclaredTypes.icebergSideType(tableName, declared, icebergSchema, plan.caseSensitive());
     }
 
@@ -127,6 +142,7 @@ public final class IcebergTableSource
         this.scanParallelism = other.scanParallelism;
         this.rowtimeColumn = other.rowtimeColumn;
         this.declaresPrimaryKey = other.declaresPrimaryKey;
+        this.lookupSettings = other.lookupSettings;
         this.projection = other.projection == null ? null : other.projection.clone();
         this.filters = new ArrayList<>(other.filters);
         this.limit = other.limit;
@@ -190,6 +206,59 @@ public final class IcebergTableSource
                     String.format("Cannot read Iceberg table %s: %s", tableName, e.getMessage()),
                     e);
         }
+    }
+
+    /**
+     * The runtime of lookup joins on this table: the rows the scan would produce (same loader,
+     * projection, pushed filters and declared types), looked up by the join's key columns.
+     */
+    @Override
+    public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
+        if (!metadata.isEmpty()) {
+            throw new ValidationException(
+                    String.format(
+                            "Table %s: lookup joins cannot read metadata columns (%s); declare"
+                                    + " the dimension table without them",
+                            tableName, metadata.stream().map(ReadMetadataColumn::key).toList()));
+        }
+        RowType produced = producedType();
+        int[] keys = new int[context.getKeys().length];
+        for (int i = 0; i < keys.length; i++) {
+            int[] path = context.getKeys()[i];
+            if (path.length != 1) {
+                throw new ValidationException(
+                        String.format(
+                                "Table %s: a lookup join key must be a top-level column, not a"
+                                        + " nested field",
+                                tableName));
+            }
+            keys[i] = path[0];
+        }
+        dev.icebergflink.source.config.ScanContext lookupPlan;
+        try {
+            lookupPlan =
+                    plan.withCaseSensitive(matchExactly())
+                            .withProjection(icebergProjection(produced))
+                            .withFilters(filters);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ValidationException(
+                    String.format("Cannot read Iceberg table %s: %s", tableName, e.getMessage()),
+                    e);
+        }
+        LookupTableReader reader =
+                new LookupTableReader(
+                        tableName,
+                        loader,
+                        lookupPlan,
+                        new DeclaredRowDataConverter(
+                                tableName,
+                                FlinkSchemaUtil.convert(lookupPlan.projectedSchema()),
+                                produced),
+                        produced);
+        return LookupRuntimes.create(
+                reader,
+                new LookupKeys(produced, lookupPlan.projectedSchema(), keys),
+                lookupSettings);
     }
 
     /** The resolved plan with what the planner pushed down: projection, filters, limit. */
