@@ -7,6 +7,7 @@ import dev.icebergflink.sink.committer.IcebergCommittable;
 import dev.icebergflink.sink.committer.IcebergCommitter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,14 +25,24 @@ import org.slf4j.LoggerFactory;
  * twice or skipping one after a restore, and the same handling of conflicts and retries.
  *
  * <p>Commits are {@code RowDelta}s (a fast append when a checkpoint of the table has no delete
- * files) or, in overwrite mode, dynamic partition overwrites. The committers of the least recently
- * committed tables are closed beyond {@code cacheMaxSize} tables and made again when needed: they
- * keep nothing between commits that the table's snapshots do not hold.
+ * files) or, in overwrite mode, dynamic partition overwrites. A table's committables are committed
+ * one at a time in order of checkpoint, then generation (a table that changed its schema or spec
+ * while rows were written into it by key has two or more in one checkpoint, and a later one's
+ * equality deletes must apply to an earlier one's rows); once one is not committed (it failed, or
+ * Flink is to retry it), the later ones wait for it. The committers of the least recently committed
+ * tables are closed beyond {@code cacheMaxSize} tables and made again when needed: they keep
+ * nothing between commits that the table's snapshots do not hold.
  */
 @Internal
 final class DynamicCommitter implements Committer<DynamicCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(DynamicCommitter.class);
+
+    private static final Comparator<TableCommitRequest> ORDER =
+            Comparator.comparingLong(
+                            (TableCommitRequest r) ->
+                                    r.request.getCommittable().committable().checkpointId())
+                    .thenComparingInt(r -> r.request.getCommittable().generation());
 
     private final DynamicSinkSettings settings;
     private final MetricGroup metricGroup;
@@ -59,7 +70,7 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
 
     @Override
     public void commit(Collection<CommitRequest<DynamicCommittable>> requests) {
-        Map<Target, List<CommitRequest<IcebergCommittable>>> byTarget = new LinkedHashMap<>();
+        Map<Target, List<TableCommitRequest>> byTarget = new LinkedHashMap<>();
         for (CommitRequest<DynamicCommittable> request : requests) {
             DynamicCommittable committable = request.getCommittable();
             byTarget.computeIfAbsent(
@@ -67,7 +78,21 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
                             t -> new ArrayList<>())
                     .add(new TableCommitRequest(request));
         }
-        byTarget.forEach((target, tableRequests) -> committer(target).commit(tableRequests));
+        byTarget.forEach(this::commitInOrder);
+    }
+
+    private void commitInOrder(Target target, List<TableCommitRequest> requests) {
+        requests.sort(ORDER);
+        IcebergCommitter committer = committer(target);
+        boolean blocked = false;
+        for (TableCommitRequest request : requests) {
+            if (blocked) {
+                request.retryLater();
+                continue;
+            }
+            committer.commit(List.of(request));
+            blocked = request.notCommitted;
+        }
     }
 
     private IcebergCommitter committer(Target target) {
@@ -110,9 +135,13 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
 
     private record Target(TableIdentifier table, String branch) {}
 
-    /** A request for one table's committer, answering for the dynamic sink's request. */
+    /**
+     * A request for one table's committer, answering for the dynamic sink's request and noting
+     * whether the committable stayed uncommitted (failed, or to be retried).
+     */
     private static final class TableCommitRequest implements CommitRequest<IcebergCommittable> {
         private final CommitRequest<DynamicCommittable> request;
+        private boolean notCommitted;
 
         TableCommitRequest(CommitRequest<DynamicCommittable> request) {
             this.request = request;
@@ -130,24 +159,29 @@ final class DynamicCommitter implements Committer<DynamicCommittable> {
 
         @Override
         public void signalFailedWithKnownReason(Throwable t) {
+            notCommitted = true;
             request.signalFailedWithKnownReason(t);
         }
 
         @Override
         public void signalFailedWithUnknownReason(Throwable t) {
+            notCommitted = true;
             request.signalFailedWithUnknownReason(t);
         }
 
         @Override
         public void retryLater() {
+            notCommitted = true;
             request.retryLater();
         }
 
         @Override
         public void updateAndRetryLater(IcebergCommittable committable) {
+            notCommitted = true;
             DynamicCommittable current = request.getCommittable();
             request.updateAndRetryLater(
-                    new DynamicCommittable(current.table(), current.branch(), committable));
+                    new DynamicCommittable(
+                            current.table(), current.branch(), current.generation(), committable));
         }
 
         @Override

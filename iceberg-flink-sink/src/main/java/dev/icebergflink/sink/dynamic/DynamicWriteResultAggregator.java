@@ -18,9 +18,12 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.WriteResult;
 
 /**
- * The dynamic sink's global commit step: one {@link DynamicCommittable} per table and branch per
- * checkpoint, its manifests written exactly as the single-table sink writes them ({@link
- * CommittableFactory}); checkpoints, end of input and state follow {@link CheckpointAggregator}.
+ * The dynamic sink's global commit step: one {@link DynamicCommittable} per table, branch and
+ * generation per checkpoint, its manifests written exactly as the single-table sink writes them
+ * ({@link CommittableFactory}); checkpoints, end of input and state follow {@link
+ * CheckpointAggregator}. Generation g > 0 (a table that changed its schema or spec while rows were
+ * written into it by key) commits under an owner of its own, the operator id with {@code .g<g>}, so
+ * that its progress is recorded apart from the earlier generation's.
  */
 @Internal
 final class DynamicWriteResultAggregator
@@ -62,18 +65,33 @@ final class DynamicWriteResultAggregator
         Map<Target, List<WriteResult>> byTarget = new LinkedHashMap<>();
         for (DynamicWriteResult result : results) {
             byTarget.computeIfAbsent(
-                            new Target(result.table(), result.branch()), t -> new ArrayList<>())
+                            new Target(result.table(), result.branch(), result.generation()),
+                            t -> new ArrayList<>())
                     .add(result.result());
         }
         List<DynamicCommittable> emitted = new ArrayList<>(byTarget.size());
         for (Map.Entry<Target, List<WriteResult>> entry : byTarget.entrySet()) {
-            TableIdentifier table = entry.getKey().table();
+            Target target = entry.getKey();
             IcebergCommittable committable =
                     committables.create(
-                            () -> table(table), owner, checkpointId, endOfInput, entry.getValue());
-            emitted.add(new DynamicCommittable(table, entry.getKey().branch(), committable));
+                            () -> table(target.table()),
+                            ownerOf(owner, target.generation()),
+                            checkpointId,
+                            endOfInput,
+                            entry.getValue());
+            emitted.add(
+                    new DynamicCommittable(
+                            target.table(), target.branch(), target.generation(), committable));
         }
         return emitted;
+    }
+
+    /** The owner of a generation's commits: the operator's own for generation 0. */
+    static CommitOwner ownerOf(CommitOwner owner, int generation) {
+        return generation == 0
+                ? owner
+                : new CommitOwner(
+                        owner.jobId(), owner.operatorId() + ".g" + generation, owner.runId());
     }
 
     /** The table, refreshed: its newest specs and location for the manifests. */
@@ -99,5 +117,5 @@ final class DynamicWriteResultAggregator
         }
     }
 
-    private record Target(TableIdentifier table, String branch) {}
+    private record Target(TableIdentifier table, String branch, int generation) {}
 }

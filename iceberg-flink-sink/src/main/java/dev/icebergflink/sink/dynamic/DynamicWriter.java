@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +41,10 @@ import org.slf4j.LoggerFactory;
  * not know yet makes it load the table again. Writers are made by the single-table sink's {@link
  * RowDataTaskWriterFactory} (one per table, branch, schema, spec and key), so rows, deletes and
  * files are written exactly as {@code IcebergSink} writes them; rows written by key track their
- * keys within the checkpoint, so that a later change of a key replaces an earlier one.
+ * keys within the checkpoint, so that a later change of a key replaces an earlier one. When a table
+ * written by key changes its schema or spec within a checkpoint, the files written before the
+ * change and those written after it are handed on as two generations, committed in that order, so
+ * that the later change of a key also replaces the earlier one across the change.
  *
  * <p>At most {@code maxOpenWriters} task writers that append are open at a time, across tables:
  * opening one more completes the least recently used one, whose files are handed on with the
@@ -67,6 +71,13 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
     private final LinkedHashMap<WriterKey, TaskWriter<RowData>> open =
             new LinkedHashMap<>(16, 0.75f, true);
     private final List<DynamicWriteResult> completed = new ArrayList<>();
+
+    /** This checkpoint's generation of each table and branch written by key (see openWriter). */
+    private final Map<Target, Integer> generations = new HashMap<>();
+
+    /** The generation of each open writer's files. */
+    private final Map<WriterKey, Integer> writerGenerations = new HashMap<>();
+
     private final LinkedHashMap<Conversion, RowDataToTableSchema> converters;
     private final Set<RecordShape> checkedAgainstCatalog =
             Collections.newSetFromMap(LruMaps.bounded(1024));
@@ -187,9 +198,10 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
         if (open.size() >= settings.maxOpenWriters()) {
             completeLeastRecentlyUsedAppendWriter();
         }
-        if (key.writesByKey()) {
-            warnOnSecondKeyedWriter(key);
-        }
+        int generation =
+                key.writesByKey()
+                        ? keyedGeneration(key)
+                        : generations.getOrDefault(key.target(), 0);
         RowDataTaskWriterFactory factory = factories.get(key);
         if (factory == null) {
             factory = factory(key, table);
@@ -197,6 +209,7 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
         }
         TaskWriter<RowData> writer = factory.create();
         open.put(key, writer);
+        writerGenerations.put(key, generation);
         return writer;
     }
 
@@ -223,29 +236,46 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
     }
 
     /**
-     * Warns when a table and branch gets a second writer by key within one checkpoint (its schema
-     * or spec changed): a key changed both before and after the change in this checkpoint keeps
-     * both rows, as the two writers' files go into one commit.
+     * The generation of a new writer by key. Its table and branch start a new generation when they
+     * have open writers by key of another schema or spec: the table changed in the middle of the
+     * checkpoint. Rows are always written in the newest schema and spec this writer knows, so those
+     * writers get no more rows: their files are completed now, and the new writer's files, whose
+     * equality deletes must apply to theirs, are committed after them (Iceberg applies equality
+     * deletes to data of earlier commits only).
      */
-    private void warnOnSecondKeyedWriter(WriterKey key) {
+    private int keyedGeneration(WriterKey key) {
+        Target target = key.target();
+        List<WriterKey> superseded = new ArrayList<>();
         for (WriterKey other : open.keySet()) {
             if (other.writesByKey()
-                    && other.table().equals(key.table())
-                    && other.branch().equals(key.branch())) {
-                LOG.warn(
-                        "Table {} branch {}: schema {} / spec {} replaces schema {} / spec {} within"
-                                + " one checkpoint for rows written by key; a key changed both"
-                                + " before and after the change in this checkpoint keeps both"
-                                + " rows",
-                        key.table(),
-                        key.branch(),
-                        key.schemaId(),
-                        key.specId(),
-                        other.schemaId(),
-                        other.specId());
-                return;
+                    && other.target().equals(target)
+                    && (other.schemaId() != key.schemaId() || other.specId() != key.specId())) {
+                superseded.add(other);
             }
         }
+        Integer current = generations.get(target);
+        if (superseded.isEmpty()) {
+            int generation = current == null ? 0 : current;
+            generations.put(target, generation);
+            return generation;
+        }
+        int generation = current + 1;
+        for (WriterKey other : superseded) {
+            complete(other, open.remove(other));
+        }
+        generations.put(target, generation);
+        LOG.info(
+                "Table {} branch {}: schema {} / spec {} replaces schema {} / spec {} within a"
+                        + " checkpoint for rows written by key; their files are committed as"
+                        + " generation {} after the earlier ones",
+                key.table(),
+                key.branch(),
+                key.schemaId(),
+                key.specId(),
+                superseded.get(0).schemaId(),
+                superseded.get(0).specId(),
+                generation);
+        return generation;
     }
 
     private RowDataTaskWriterFactory factory(WriterKey key, Table table) {
@@ -287,7 +317,8 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
         try {
             WriteResult result = writer.complete();
             metrics.completed(result);
-            completed.add(new DynamicWriteResult(key.table(), key.branch(), result));
+            int generation = writerGenerations.remove(key);
+            completed.add(new DynamicWriteResult(key.table(), key.branch(), generation, result));
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "Completing the files of table " + key.table() + " failed", e);
@@ -308,16 +339,17 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
         }
         List<DynamicWriteResult> results = merged(completed);
         completed.clear();
+        generations.clear();
         LOG.debug("Writer {} hands on {}", subtaskId, results);
         return results;
     }
 
-    /** One result per table and branch. */
+    /** One result per table, branch and generation. */
     private static List<DynamicWriteResult> merged(List<DynamicWriteResult> results) {
         Map<List<Object>, WriteResult.Builder> byTarget = new LinkedHashMap<>();
         Map<List<Object>, DynamicWriteResult> first = new LinkedHashMap<>();
         for (DynamicWriteResult result : results) {
-            List<Object> target = List.of(result.table(), result.branch());
+            List<Object> target = List.of(result.table(), result.branch(), result.generation());
             byTarget.computeIfAbsent(target, t -> WriteResult.builder()).add(result.result());
             first.putIfAbsent(target, result);
         }
@@ -327,7 +359,10 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
                     DynamicWriteResult sample = first.get(target);
                     merged.add(
                             new DynamicWriteResult(
-                                    sample.table(), sample.branch(), builder.build()));
+                                    sample.table(),
+                                    sample.branch(),
+                                    sample.generation(),
+                                    builder.build()));
                 });
         return merged;
     }
@@ -339,6 +374,7 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
                 writer.abort();
             }
             open.clear();
+            writerGenerations.clear();
         } finally {
             if (catalog instanceof Closeable closeable) {
                 closeable.close();
@@ -359,7 +395,14 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
         boolean writesByKey() {
             return upsert || !equalityFieldIds.isEmpty();
         }
+
+        Target target() {
+            return new Target(table, branch);
+        }
     }
+
+    /** A table and branch. */
+    private record Target(TableIdentifier table, String branch) {}
 
     /** A table schema and spec a record named. */
     private record RecordShape(TableIdentifier table, int schemaId, int specId) {}

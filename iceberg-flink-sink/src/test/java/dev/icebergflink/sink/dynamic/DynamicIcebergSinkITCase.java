@@ -224,6 +224,40 @@ class DynamicIcebergSinkITCase {
                 .containsExactly("1:" + (ORDERED_CHANGES - 1));
     }
 
+    @Test
+    void aKeyChangedBeforeAndAfterASchemaChangeInOneCommitKeepsOnlyItsLastRow() throws Exception {
+        // no checkpoints: the whole input is one commit, in which the table gets a column while
+        // key 1 changes before and after: the files written after the change are committed after
+        // the earlier ones, so their deletes replace the earlier rows of the key
+        TableIdentifier evolved = TableIdentifier.of(DB, "evolved_keyed");
+        catalog.createTable(
+                evolved, Mixed.KEYED, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        DataStream<Long> input = env.fromSequence(0, 19);
+        DynamicIcebergSink.forInput(input)
+                .generator(new OneKeyGainingAColumn(evolved))
+                .catalogLoader(catalogLoader)
+                .append();
+        env.execute("one key across a schema change");
+
+        Table table = catalog.loadTable(evolved);
+        assertThat(table.schema().findField("note")).isNotNull();
+        assertThat(rows(table, null, "id", "value", "note")).containsExactly("1:19:n19");
+        assertThat(table.currentSnapshot().summary())
+                .as("the later generation commits under an owner of its own")
+                .containsKey("flink.operator-id");
+        assertThat(
+                        java.util.stream.StreamSupport.stream(
+                                        table.snapshots().spliterator(), false)
+                                .map(snapshot -> snapshot.summary().get("flink.operator-id"))
+                                .filter(java.util.Objects::nonNull)
+                                .filter(operator -> operator.endsWith(".g1")))
+                .hasSize(1);
+    }
+
     private void run(boolean failOnce) throws Exception {
         StreamExecutionEnvironment env = environment(failOnce);
         DataStream<Long> input = source(env, RECORDS);
@@ -534,6 +568,46 @@ class DynamicIcebergSinkITCase {
                             Mixed.KEYED,
                             GenericRowData.of(1, value.intValue()),
                             PartitionSpec.unpartitioned());
+            record.setUpsertMode(true);
+            record.setEqualityFields(Set.of("id"));
+            out.collect(record);
+        }
+    }
+
+    /**
+     * Upserts of key 1 whose value is the input number; from 10 on the records carry a new column
+     * {@code note}, which the sink adds to the table.
+     */
+    private static final class OneKeyGainingAColumn implements DynamicRecordGenerator<Long> {
+        private static final Schema WITH_NOTE =
+                new Schema(
+                        NestedField.required(1, "id", IntegerType.get()),
+                        NestedField.optional(2, "value", IntegerType.get()),
+                        NestedField.optional(3, "note", StringType.get()));
+
+        private final String table;
+
+        OneKeyGainingAColumn(TableIdentifier table) {
+            this.table = table.toString();
+        }
+
+        @Override
+        public void generate(Long value, Collector<DynamicRecord> out) {
+            int v = value.intValue();
+            DynamicRecord record =
+                    v < 10
+                            ? new DynamicRecord(
+                                    TableIdentifier.parse(table),
+                                    null,
+                                    Mixed.KEYED,
+                                    GenericRowData.of(1, v),
+                                    PartitionSpec.unpartitioned())
+                            : new DynamicRecord(
+                                    TableIdentifier.parse(table),
+                                    null,
+                                    WITH_NOTE,
+                                    GenericRowData.of(1, v, s("n" + v)),
+                                    PartitionSpec.unpartitioned());
             record.setUpsertMode(true);
             record.setEqualityFields(Set.of("id"));
             out.collect(record);

@@ -136,16 +136,26 @@ class DynamicSerializersTest {
                 new DynamicWriteResultSerializer(
                         table -> WriteResultSerializer.forSpecs(GoldenObjects.SPECS));
         DynamicWriteResult result =
-                new DynamicWriteResult(TABLE, "main", GoldenObjects.writeResult());
+                new DynamicWriteResult(TABLE, "main", 1, GoldenObjects.writeResult());
         byte[] golden =
                 GoldenFiles.assertGolden(
                         "dynamic-write-result",
-                        DynamicWriteResultSerializer.VERSION_1,
+                        DynamicWriteResultSerializer.VERSION_2,
                         serializer.serialize(result));
         DynamicWriteResult read =
-                serializer.deserialize(DynamicWriteResultSerializer.VERSION_1, golden);
+                serializer.deserialize(DynamicWriteResultSerializer.VERSION_2, golden);
         assertThat(read.table()).isEqualTo(TABLE);
         assertThat(read.branch()).isEqualTo("main");
+        assertThat(read.generation()).isEqualTo(1);
+        DynamicWriteResult versionOne =
+                serializer.deserialize(
+                        DynamicWriteResultSerializer.VERSION_1,
+                        java.nio.file.Files.readAllBytes(
+                                GoldenFiles.path(
+                                        "dynamic-write-result",
+                                        DynamicWriteResultSerializer.VERSION_1)));
+        assertThat(versionOne.generation()).as("version 1 has generation 0").isZero();
+        assertThat(versionOne.result().dataFiles()).hasSameSizeAs(read.result().dataFiles());
         WriteResult expected = GoldenObjects.writeResult();
         assertThat(read.result().dataFiles()).hasSameSizeAs(expected.dataFiles());
         assertThat(read.result().dataFiles()[0].location())
@@ -168,9 +178,9 @@ class DynamicSerializersTest {
         DynamicWriteResultSerializer results =
                 new DynamicWriteResultSerializer(
                         table -> WriteResultSerializer.forSpecs(GoldenObjects.SPECS));
-        assertThatThrownBy(() -> results.deserialize(2, new byte[0]))
+        assertThatThrownBy(() -> results.deserialize(3, new byte[0]))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("version 2");
+                .hasMessageContaining("version 3");
     }
 
     private static void assertRow(RowData row) {

@@ -123,6 +123,67 @@ class DynamicWriterTest {
         writer.close();
     }
 
+    @Test
+    void aSchemaChangeOfATableWrittenByKeyStartsANewGeneration() throws Exception {
+        Catalog catalog = catalogLoader.loadCatalog();
+        TableIdentifier keyed = TableIdentifier.of("db", "keyed");
+        catalog.createTable(
+                keyed, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+        DynamicWriter writer =
+                new DynamicWriter(
+                        settings(10),
+                        new WriterMetrics(new TestingSinkWriterMetricGroup()),
+                        0,
+                        0,
+                        configured -> null);
+        writer.write(upsert(keyed, 1, "before"), null);
+        writer.write(record(TABLES.get(0), 2), null);
+        catalog.loadTable(keyed)
+                .updateSchema()
+                .addColumn("extra", Types.IntegerType.get())
+                .commit();
+        Schema evolved = catalog.loadTable(keyed).schema();
+        writer.write(
+                new ResolvedRecord(
+                        keyed,
+                        "main",
+                        evolved.schemaId(),
+                        0,
+                        GenericRowData.of(1L, StringData.fromString("after"), 7),
+                        true,
+                        new int[] {1},
+                        1,
+                        0,
+                        FlinkSchemaUtil.convert(evolved)),
+                null);
+        List<DynamicWriteResult> results = List.copyOf(writer.prepareCommit());
+
+        assertThat(results)
+                .extracting(DynamicWriteResult::table, DynamicWriteResult::generation)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(keyed, 0),
+                        org.assertj.core.groups.Tuple.tuple(keyed, 1),
+                        org.assertj.core.groups.Tuple.tuple(TABLES.get(0), 0));
+        DynamicWriteResult later =
+                results.stream()
+                        .filter(r -> r.table().equals(keyed) && r.generation() == 1)
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(
+                        Arrays.stream(later.result().deleteFiles())
+                                .map(f -> f.content().name())
+                                .toList())
+                .as("the later generation deletes the key's earlier row by equality")
+                .contains("EQUALITY_DELETES");
+
+        // the next checkpoint starts at generation 0 again
+        writer.write(upsert(keyed, 2, "next"), null);
+        assertThat(writer.prepareCommit())
+                .extracting(DynamicWriteResult::generation)
+                .containsExactly(0);
+        writer.close();
+    }
+
     private static ResolvedRecord upsert(TableIdentifier table, long id, String data) {
         return new ResolvedRecord(
                 table,
