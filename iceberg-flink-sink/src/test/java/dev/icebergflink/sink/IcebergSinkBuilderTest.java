@@ -8,6 +8,7 @@ import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.sink.committer.CommitMode;
 import dev.icebergflink.sink.writer.WriterMode;
+import dev.icebergflink.testing.NotLoadingTableLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -501,37 +502,13 @@ class IcebergSinkBuilderTest {
                 .hasMessageContaining("option key");
     }
 
-    /** A loader whose table must not be loaded while the sink is built. */
-    private static final class NotLoadingLoader implements TableLoader {
-        @Override
-        public void open() {}
-
-        @Override
-        public boolean isOpen() {
-            return false;
-        }
-
-        @Override
-        public Table loadTable() {
-            throw new IllegalStateException("the table was loaded although table(Table) gave it");
-        }
-
-        @Override
-        public TableLoader clone() {
-            return this;
-        }
-
-        @Override
-        public void close() {}
-    }
-
     @Test
     void aPreloadedTablePlansTheSinkWithoutLoadingItAndIsNotPartOfIt() throws Exception {
         Table table = SinkTestTables.load(tables.create(BY_PART, 2));
 
         IcebergSink sink =
                 IcebergSink.forRowData()
-                        .tableLoader(new NotLoadingLoader())
+                        .tableLoader(new NotLoadingTableLoader())
                         .table(table)
                         .set(FlinkWriteOptions.OVERWRITE_MODE, "true")
                         .build();

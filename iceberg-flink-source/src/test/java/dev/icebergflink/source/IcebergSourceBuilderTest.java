@@ -10,6 +10,7 @@ import dev.icebergflink.source.config.ReadMode;
 import dev.icebergflink.source.config.ScanContext;
 import dev.icebergflink.source.reader.IdentityRowDataConverter;
 import dev.icebergflink.source.reader.ReadMetadataColumn;
+import dev.icebergflink.testing.NotLoadingTableLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -74,30 +75,6 @@ class IcebergSourceBuilderTest {
         assertThat(unbounded.scanContext().monitorInterval()).isEqualTo(Duration.ofSeconds(10));
     }
 
-    /** A loader whose table must not be loaded while the source is built. */
-    private static final class NotLoadingLoader implements TableLoader {
-        @Override
-        public void open() {}
-
-        @Override
-        public boolean isOpen() {
-            return false;
-        }
-
-        @Override
-        public Table loadTable() {
-            throw new IllegalStateException("the table was loaded although table(Table) gave it");
-        }
-
-        @Override
-        public TableLoader clone() {
-            return this;
-        }
-
-        @Override
-        public void close() {}
-    }
-
     @Test
     void aPreloadedTableResolvesTheSourceWithoutLoadingItAndIsNotPartOfIt() throws Exception {
         Table table = loader().loadTable();
@@ -105,7 +82,7 @@ class IcebergSourceBuilderTest {
 
         IcebergSource<RowData> source =
                 IcebergSource.forRowData()
-                        .tableLoader(new NotLoadingLoader())
+                        .tableLoader(new NotLoadingTableLoader())
                         .table(table)
                         .project(table.schema().select("id"))
                         .build();
