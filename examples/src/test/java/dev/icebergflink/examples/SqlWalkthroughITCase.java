@@ -30,6 +30,10 @@ class SqlWalkthroughITCase {
         // INSERT OVERWRITE replaced partition 'a', then the static partition 'b'.
         assertThat(rowsOf(executed, "SELECT * FROM sample"))
                 .containsExactlyInAnyOrder(Row.of(4L, "a"), Row.of(6L, "b"), Row.of(3L, "c"));
+        // The rows of both partition specs, then none after TRUNCATE.
+        assertThat(rowsOf(executed, "SELECT id, category FROM events"))
+                .containsExactlyInAnyOrder(Row.of(2L, "b"), Row.of(3L, "a"));
+        assertThat(rowsOf(executed, "SELECT count(*) AS remaining")).containsExactly(Row.of(0L));
         assertThat(rowsOf(executed, "SELECT * FROM upsert_sample"))
                 .containsExactlyInAnyOrder(Row.of(1, "aa"), Row.of(2, "bb"));
         assertThat(rowsOf(executed, "SELECT operation"))
