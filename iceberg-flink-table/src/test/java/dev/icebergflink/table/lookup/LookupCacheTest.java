@@ -209,10 +209,11 @@ class LookupCacheTest {
         try {
             assertThat(lookup.lookup(GenericRowData.of(1))).hasSize(1);
             // a new snapshot that is not an append makes the cache read the table again, whose
-            // only file is gone
+            // only file is gone: the file goes first, so that no reload can read it once the new
+            // snapshots are there (a reload in between would leave nothing new to read)
+            table.io().deleteFile(file);
             table.newDelete().deleteFromRowFilter(Expressions.equal("id", 2)).commit();
             table.newOverwrite().commit();
-            table.io().deleteFile(file);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             java.io.IOException failure = null;
             while (failure == null && System.nanoTime() < deadline) {
