@@ -97,13 +97,7 @@ class DynamicWriterTest {
         TableIdentifier keyed = TableIdentifier.of("db", "keyed");
         catalog.createTable(
                 keyed, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
-        DynamicWriter writer =
-                new DynamicWriter(
-                        settings(1),
-                        new WriterMetrics(new TestingSinkWriterMetricGroup()),
-                        0,
-                        0,
-                        configured -> null);
+        DynamicWriter writer = writer(1);
         ResolvedRecord first = upsert(keyed, 1, "first");
         writer.write(first, null);
         writer.write(record(TABLES.get(0), 2), null);
@@ -129,13 +123,7 @@ class DynamicWriterTest {
         TableIdentifier keyed = TableIdentifier.of("db", "keyed");
         catalog.createTable(
                 keyed, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
-        DynamicWriter writer =
-                new DynamicWriter(
-                        settings(10),
-                        new WriterMetrics(new TestingSinkWriterMetricGroup()),
-                        0,
-                        0,
-                        configured -> null);
+        DynamicWriter writer = writer(10);
         writer.write(upsert(keyed, 1, "before"), null);
         writer.write(record(TABLES.get(0), 2), null);
         catalog.loadTable(keyed)
@@ -200,13 +188,7 @@ class DynamicWriterTest {
 
     @Test
     void aRecordOfASchemaTheWriterDoesNotKnowMakesItLoadTheTableAgain() throws Exception {
-        DynamicWriter writer =
-                new DynamicWriter(
-                        settings(10),
-                        new WriterMetrics(new TestingSinkWriterMetricGroup()),
-                        0,
-                        0,
-                        configured -> null);
+        DynamicWriter writer = writer(10);
         writer.write(record(TABLES.get(0), 1), null);
         // another operator adds a column; its records name the new schema
         Catalog catalog = catalogLoader.loadCatalog();
@@ -250,6 +232,16 @@ class DynamicWriterTest {
                 1,
                 0,
                 ROW_TYPE);
+    }
+
+    /** A writer of subtask 0 with at most {@code maxOpenWriters} open append writers. */
+    private DynamicWriter writer(int maxOpenWriters) {
+        return new DynamicWriter(
+                settings(maxOpenWriters),
+                new WriterMetrics(new TestingSinkWriterMetricGroup()),
+                0,
+                0,
+                configured -> null);
     }
 
     private DynamicSinkSettings settings(int maxOpenWriters) {
