@@ -59,7 +59,8 @@ class JdbcCatalogOnHdfsITCase extends CatalogWarehouseITCaseBase {
         TableIdentifier view = catalog.toIdentifier(new ObjectPath("v_db", "v"));
         assertThat(iceberg.viewExists(view)).isTrue();
         assertThat(iceberg.loadView(view).sqlFor("flink").sql()).contains("`t`");
-        assertThat(rows(env, "SHOW VIEWS IN jdbc_views.v_db")).containsExactly(Row.of("v"));
+        // (SHOW VIEWS IN ... is not Flink 1.20 syntax; the catalog call is what it runs)
+        assertThat(catalog.listViews("v_db")).containsExactly("v");
         assertThat(rows(env, "SELECT * FROM jdbc_views.v_db.v")).containsExactly(Row.of("b"));
 
         exec(env, "DROP VIEW jdbc_views.v_db.v");
