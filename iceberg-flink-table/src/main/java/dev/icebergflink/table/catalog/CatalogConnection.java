@@ -10,6 +10,7 @@ import dev.icebergflink.util.ContextClassLoaders;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
@@ -17,8 +18,11 @@ import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.iceberg.CachingCatalog;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.catalog.ViewCatalog;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
@@ -140,6 +144,24 @@ final class CatalogConnection {
     ViewCatalog viewsOrNull() {
         requireOpen();
         return original instanceof ViewCatalog views ? views : null;
+    }
+
+    /**
+     * The views of a namespace; none when the catalog stores no views (also a REST server without
+     * the view endpoints).
+     *
+     * @throws NoSuchNamespaceException when the namespace does not exist
+     */
+    List<TableIdentifier> viewsIn(Namespace namespace) {
+        ViewCatalog views = viewsOrNull();
+        if (views == null) {
+            return List.of();
+        }
+        try {
+            return views.listViews(namespace);
+        } catch (UnsupportedOperationException e) {
+            return List.of();
+        }
     }
 
     /** The open catalog's namespaces, for {@code action}; fails when it has none. */

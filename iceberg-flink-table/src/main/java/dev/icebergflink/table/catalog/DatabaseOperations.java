@@ -19,7 +19,6 @@ import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.catalog.ViewCatalog;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
@@ -181,9 +180,7 @@ final class DatabaseOperations {
         }
         Namespace namespace = databases.namespace(name);
         List<TableIdentifier> tables = connection.catalog().listTables(namespace);
-        ViewCatalog viewCatalog = connection.viewsOrNull();
-        List<TableIdentifier> views =
-                viewCatalog == null ? List.of() : viewCatalog.listViews(namespace);
+        List<TableIdentifier> views = connection.viewsIn(namespace);
         if (!tables.isEmpty() || !views.isEmpty()) {
             if (!cascade) {
                 throw new DatabaseNotEmptyException(connection.name(), name);
@@ -192,7 +189,7 @@ final class DatabaseOperations {
                 connection.catalog().dropTable(table, true);
             }
             for (TableIdentifier view : views) {
-                viewCatalog.dropView(view);
+                connection.viewsOrNull().dropView(view);
             }
         }
         try {

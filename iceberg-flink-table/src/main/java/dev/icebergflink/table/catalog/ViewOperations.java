@@ -48,8 +48,8 @@ import org.apache.iceberg.view.ViewBuilder;
  *       engine's SQL reliably.
  * </ul>
  *
- * In catalogs that do not store views (the Hadoop catalog), views list as empty and creating one
- * fails saying where views can be kept instead.
+ * In catalogs that do not store views (the Hadoop catalog, REST servers without the view
+ * endpoints), views list as empty and creating one fails saying where views can be kept instead.
  */
 final class ViewOperations {
 
@@ -75,12 +75,8 @@ final class ViewOperations {
     /** The views of a database; empty where the catalog stores none. */
     List<String> listViews(String databaseName) throws DatabaseNotExistException, CatalogException {
         databases.requireDatabase(databaseName);
-        ViewCatalog views = connection.viewsOrNull();
-        if (views == null) {
-            return List.of();
-        }
         try {
-            return views.listViews(connection.databases().namespace(databaseName)).stream()
+            return connection.viewsIn(connection.databases().namespace(databaseName)).stream()
                     .map(TableIdentifier::name)
                     .collect(Collectors.toList());
         } catch (NoSuchNamespaceException e) {
@@ -97,6 +93,8 @@ final class ViewOperations {
         }
         try {
             return views.viewExists(connection.databases().identifier(path));
+        } catch (UnsupportedOperationException e) {
+            return false;
         } catch (RuntimeException e) {
             throw connection.catalogError("check view " + path.getFullName(), e);
         }
@@ -111,7 +109,7 @@ final class ViewOperations {
         View view;
         try {
             view = views.loadView(connection.databases().identifier(path));
-        } catch (NoSuchViewException e) {
+        } catch (NoSuchViewException | UnsupportedOperationException e) {
             return Optional.empty();
         } catch (RuntimeException e) {
             throw connection.catalogError("load view " + path.getFullName(), e);
@@ -196,7 +194,7 @@ final class ViewOperations {
         }
         try {
             return views.dropView(connection.databases().identifier(path));
-        } catch (NoSuchViewException e) {
+        } catch (NoSuchViewException | UnsupportedOperationException e) {
             return false;
         } catch (RuntimeException e) {
             throw connection.catalogError("drop view " + path.getFullName(), e);
