@@ -23,17 +23,9 @@ final class Conditions {
 
     /**
      * Cancels a job that may also have finished on its own meanwhile (a bounded writer ends the
-     * maintenance after its commits with it).
+     * maintenance after its commits with it), and waits until none of its tasks runs.
      */
     static void stop(org.apache.flink.core.execution.JobClient job) throws Exception {
-        try {
-            job.cancel().get(60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            org.apache.flink.api.common.JobStatus status =
-                    job.getJobStatus().get(60, TimeUnit.SECONDS);
-            if (!status.isGloballyTerminalState()) {
-                throw e;
-            }
-        }
+        dev.icebergflink.testing.Jobs.cancelAndWait(job);
     }
 }

@@ -8,6 +8,7 @@ import dev.icebergflink.maintenance.api.DeleteOrphanFiles;
 import dev.icebergflink.maintenance.api.TableMaintenance;
 import dev.icebergflink.maintenance.cleanup.ReachableFiles;
 import dev.icebergflink.sink.IcebergSink;
+import dev.icebergflink.testing.Jobs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,7 +130,7 @@ class DeleteOrphanFilesITCase {
             orphans.add(late);
             Conditions.await("the orphan planted last deleted", WAIT, () -> !Files.exists(late));
         } finally {
-            job.cancel().get(60, TimeUnit.SECONDS);
+            Jobs.cancelAndWait(job);
         }
 
         table.refresh();

@@ -7,6 +7,7 @@ import dev.icebergflink.maintenance.api.RewriteDataFiles;
 import dev.icebergflink.maintenance.api.TableMaintenance;
 import dev.icebergflink.maintenance.api.TriggerLockFactory;
 import dev.icebergflink.maintenance.task.TaskFailures;
+import dev.icebergflink.testing.Jobs;
 import dev.icebergflink.testing.servers.PostgresServerExtension;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,7 +109,7 @@ class MaintenanceFailoverITCase {
                         () -> !jdbcLock(lockId).isHeld());
             }
         } finally {
-            job.cancel().get(60, TimeUnit.SECONDS);
+            Jobs.cancelAndWait(job);
         }
 
         assertThat(MaintenanceTables.rows(table)).isEqualTo(StreamingAppends.expectedRows(ROWS));

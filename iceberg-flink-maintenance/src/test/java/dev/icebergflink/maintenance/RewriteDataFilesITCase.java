@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.icebergflink.FlinkSchemaUtil;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.sink.IcebergSink;
+import dev.icebergflink.testing.Jobs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -434,7 +435,7 @@ class RewriteDataFilesITCase {
             long rewriteSnapshot = result.snapshotId().getAsLong();
             int commitsAtRewrite = flinkCommits(table);
             awaitFlinkCommits(table, commitsAtRewrite + 2);
-            stream.cancel().get(30, TimeUnit.SECONDS);
+            Jobs.cancelAndWait(stream);
 
             table.refresh();
             List<Snapshot> history = new ArrayList<>();
@@ -466,9 +467,7 @@ class RewriteDataFilesITCase {
             expected.sort(null);
             assertThat(rows).isEqualTo(expected);
         } finally {
-            if (!stream.getJobStatus().get().isGloballyTerminalState()) {
-                stream.cancel().get(30, TimeUnit.SECONDS);
-            }
+            Jobs.cancelAndWait(stream);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.icebergflink.TableLoader;
 import dev.icebergflink.maintenance.api.RewriteEqualityDeletes;
 import dev.icebergflink.maintenance.api.TableMaintenance;
 import dev.icebergflink.sink.IcebergSink;
+import dev.icebergflink.testing.Jobs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,7 +101,7 @@ class RewriteEqualityDeletesITCase {
                                     && conversions(table) > 0
                                     && MaintenanceTables.rows(table).equals(expected));
         } finally {
-            job.cancel().get(60, TimeUnit.SECONDS);
+            Jobs.cancelAndWait(job);
         }
 
         table.refresh();

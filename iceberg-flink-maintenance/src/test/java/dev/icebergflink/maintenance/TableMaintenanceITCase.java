@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.icebergflink.maintenance.api.ExpireSnapshots;
 import dev.icebergflink.maintenance.api.RewriteDataFiles;
 import dev.icebergflink.maintenance.api.TableMaintenance;
+import dev.icebergflink.testing.Jobs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -124,7 +125,7 @@ class TableMaintenanceITCase {
                     });
             assertMetrics(job.getJobID());
         } finally {
-            job.cancel().get(60, TimeUnit.SECONDS);
+            Jobs.cancelAndWait(job);
         }
 
         table.refresh();

@@ -3,6 +3,7 @@ package dev.icebergflink.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.testing.Jobs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -198,7 +199,7 @@ class IcebergSourceLimitAndPagingITCase {
         try {
             waitFor(RecordIds.SEEN, 240);
         } finally {
-            second.cancel().get(60, TimeUnit.SECONDS);
+            Jobs.cancelAndWait(second);
         }
         List<Long> ids = new ArrayList<>(RecordIds.SEEN);
         assertThat(ids).doesNotHaveDuplicates();

@@ -3,6 +3,7 @@ package dev.icebergflink.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.icebergflink.TableLoader;
+import dev.icebergflink.testing.Jobs;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -223,7 +224,7 @@ class IcebergSourceOptionsITCase {
                     () -> (Long) gauge(job, "enumerator.enumerationLagMs") == 0L);
             assertThat(sumCounters(job, "enumerator.assignedSplits")).isEqualTo(3);
         } finally {
-            running.client().cancel().get();
+            Jobs.cancelAndWait(running.client());
             running.results().close();
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.source.planning.TableIdentity;
+import dev.icebergflink.testing.Jobs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -149,7 +150,7 @@ class IcebergSourceRecreatedTableITCase {
             throw new AssertionError("The read of the re-created table did not fail");
         } catch (TimeoutException stalled) {
             JobStatus status = job.getJobStatus().get();
-            job.cancel().get(60, TimeUnit.SECONDS);
+            Jobs.cancelAndWait(job);
             throw new AssertionError(
                     "The read did not fail within "
                             + DEADLINE

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.testing.GenericFileWriters;
+import dev.icebergflink.testing.Jobs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -313,7 +314,7 @@ class IcebergSourceSchemaChangeITCase {
         try {
             waitForRendered("3|c|y", "4|d|null");
         } finally {
-            second.cancel().get(60, TimeUnit.SECONDS);
+            Jobs.cancelAndWait(second);
         }
         assertThat(new ArrayList<>(RenderRows.SEEN))
                 .containsExactlyInAnyOrder("1|a", "2|b", "3|c|y", "4|d|null");
