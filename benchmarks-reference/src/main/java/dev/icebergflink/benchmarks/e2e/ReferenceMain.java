@@ -1,10 +1,14 @@
 package dev.icebergflink.benchmarks.e2e;
 
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The entry point of a reference child JVM: runs one of the suite's workloads once through Apache
@@ -84,14 +88,13 @@ public final class ReferenceMain {
         }
     }
 
-    private static void deleteRecursively(Path root) throws java.io.IOException {
-        if (!java.nio.file.Files.exists(root)) {
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
             return;
         }
-        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(root)) {
-            for (Path path :
-                    (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                java.nio.file.Files.delete(path);
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
             }
         }
     }
