@@ -16,8 +16,11 @@ import java.util.Map;
 /**
  * The end-to-end benchmark suite: runs every workload in a fresh child JVM, round after round,
  * prints one {@link ResultLine} per run with its ratio to the reference measured in the same round,
- * then a summary table, and regenerates {@code docs/benchmarks.md} with its chart when {@code
- * --docs} is given. Exits non-zero as soon as a workload fails or gives a wrong answer.
+ * runs the workloads that Apache Iceberg's own Flink connector can do through it too, each right
+ * after ours ({@code reference-<workload>}, in a child JVM with that connector's class path only),
+ * then prints a summary table and the comparison with Iceberg's connector, and regenerates {@code
+ * docs/benchmarks.md} with its chart when {@code --docs} is given. Exits non-zero as soon as a
+ * workload fails or gives a wrong answer.
  *
  * <p>Options: see {@link SuiteOptions}. The README of the benchmarks module has the command.
  */
@@ -72,6 +75,14 @@ public final class BenchmarkSuite {
                     lines.add(line);
                     out.println(line.format());
                     out.flush();
+                    if (options.references().contains(workload)) {
+                        // right after ours, so both meet the machine in the same state
+                        ResultLine theirs =
+                                withRatio(children.runReference(workload, run), workload, round);
+                        lines.add(theirs);
+                        out.println(theirs.format());
+                        out.flush();
+                    }
                 }
             }
         } finally {
@@ -94,6 +105,14 @@ public final class BenchmarkSuite {
             out.println(
                     "DynamicIcebergSink into many tables against the one-table append (medians):");
             dynamic.forEach(comparison -> out.print(comparison.consoleLine()));
+        }
+        List<ConnectorComparison> connector = ConnectorComparison.of(lines);
+        if (!connector.isEmpty()) {
+            out.println();
+            out.println(
+                    "Against Iceberg's own Flink connector (rows per CPU second, medians of the"
+                            + " rounds):");
+            connector.forEach(comparison -> out.print(comparison.consoleLine()));
         }
         if (options.docsDir() != null) {
             BenchmarkReport.write(

@@ -35,9 +35,33 @@ final class ChildJvm {
      * @throws BenchmarkFailure when the child fails, gives a wrong answer or prints no result
      */
     ResultLine run(Workload workload, int run) throws IOException, InterruptedException {
+        return run(workload.id(), run, command(workload, run));
+    }
+
+    /**
+     * Runs the workload through Apache Iceberg's own Flink connector in a child JVM of the
+     * reference's class path ({@link ReferenceClasspath}) and returns its result line, whose
+     * workload is {@link Workload#connectorReferenceId()}.
+     *
+     * @throws BenchmarkFailure when the child fails, gives a wrong answer or prints no result
+     */
+    ResultLine runReference(Workload workload, int run) throws IOException, InterruptedException {
+        return run(
+                workload.connectorReferenceId(),
+                run,
+                command(
+                        workload.connectorReferenceId(),
+                        workload,
+                        run,
+                        ReferenceClasspath.resolve(),
+                        ReferenceClasspath.MAIN));
+    }
+
+    private ResultLine run(String id, int run, List<String> command)
+            throws IOException, InterruptedException {
         Files.createDirectories(logs);
-        Path log = logs.resolve(workload.id() + "-r" + run + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command(workload, run));
+        Path log = logs.resolve(id + "-r" + run + ".log");
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectError(log.toFile());
         Process process = builder.start();
         ResultLine result = null;
@@ -67,7 +91,7 @@ final class ChildJvm {
                     String.format(
                             "Workload %s (run %d) failed with exit code %d%s; its log %s ends"
                                     + " with:%n%s",
-                            workload.id(),
+                            id,
                             run,
                             exit,
                             result == null ? " and printed no result line" : "",
@@ -78,6 +102,21 @@ final class ChildJvm {
     }
 
     List<String> command(Workload workload, int run) {
+        return command(
+                workload.id(),
+                workload,
+                run,
+                System.getProperty("java.class.path"),
+                WorkloadMain.class.getName());
+    }
+
+    /**
+     * The command of a child: the same JVM flags, heap, collector and arguments for ours and the
+     * reference's, with the class path and main class of the side it runs; {@code id} names its JFR
+     * recording.
+     */
+    List<String> command(
+            String id, Workload workload, int run, String classPath, String mainClass) {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx" + options.heap());
@@ -88,11 +127,11 @@ final class ChildJvm {
         if (options.jfrDir() != null) {
             command.add(
                     "-XX:StartFlightRecording=settings=profile,filename="
-                            + options.jfrDir().resolve(workload.id() + "-r" + run + ".jfr"));
+                            + options.jfrDir().resolve(id + "-r" + run + ".jfr"));
         }
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(WorkloadMain.class.getName());
+        command.add(classPath);
+        command.add(mainClass);
         command.addAll(
                 List.of(
                         "--workload", workload.id(),

@@ -19,6 +19,9 @@ import java.util.Map;
  *     directory)
  * @param docsDir where {@code benchmarks.md} and the chart go ({@code --docs}; none: no docs)
  * @param jfrDir when set, every child records a JFR profile there ({@code --jfr DIR})
+ * @param references the workloads that also run through Apache Iceberg's own Flink connector, each
+ *     right after ours in every round ({@code --references all|none|a,b}, default all: every chosen
+ *     workload that has such a run, {@link Workload#hasConnectorReference()})
  */
 public record SuiteOptions(
         long rows,
@@ -29,7 +32,8 @@ public record SuiteOptions(
         String heap,
         Path workDir,
         Path docsDir,
-        Path jfrDir) {
+        Path jfrDir,
+        List<Workload> references) {
 
     /** Parses {@code --name value} options. */
     public static SuiteOptions parse(String[] args) {
@@ -44,13 +48,14 @@ public record SuiteOptions(
                             "heap",
                             "work-dir",
                             "docs",
-                            "jfr")
+                            "jfr",
+                            "references")
                     .contains(name)) {
                 throw new IllegalArgumentException(
                         "Unknown option --"
                                 + name
                                 + "; allowed: --rows --warmup-rows --runs --seed --workloads --heap"
-                                + " --work-dir --docs --jfr");
+                                + " --work-dir --docs --jfr --references");
             }
         }
         long rows = Long.parseLong(options.getOrDefault("rows", "5000000"));
@@ -73,16 +78,53 @@ public record SuiteOptions(
                             + "), got "
                             + warmupRows);
         }
+        List<Workload> workloads = Workload.parseList(options.get("workloads"));
         return new SuiteOptions(
                 rows,
                 warmupRows,
                 runs,
                 Long.parseLong(options.getOrDefault("seed", "42")),
-                Workload.parseList(options.get("workloads")),
+                workloads,
                 options.getOrDefault("heap", "3g"),
                 path(options.get("work-dir")),
                 path(options.get("docs")),
-                path(options.get("jfr")));
+                path(options.get("jfr")),
+                references(options.getOrDefault("references", "all"), workloads));
+    }
+
+    /**
+     * The workloads of {@code --references}: {@code all} (every chosen workload that runs through
+     * Iceberg's connector too), {@code none}, or a list of ids, each of which must have such a run
+     * and be among the chosen workloads.
+     */
+    static List<Workload> references(String value, List<Workload> workloads) {
+        String trimmed = value.trim();
+        if (trimmed.equals("none")) {
+            return List.of();
+        }
+        if (trimmed.isEmpty() || trimmed.equals("all")) {
+            return workloads.stream().filter(Workload::hasConnectorReference).toList();
+        }
+        List<Workload> chosen = Workload.parseList(trimmed);
+        for (Workload workload : chosen) {
+            if (!workload.hasConnectorReference()) {
+                throw new IllegalArgumentException(
+                        "--references: workload '"
+                                + workload.id()
+                                + "' does not run through Iceberg's connector; those that do: "
+                                + Workload.ids(Workload.withConnectorReference())
+                                + " (or all, none)");
+            }
+            if (!workloads.contains(workload)) {
+                throw new IllegalArgumentException(
+                        "--references: workload '"
+                                + workload.id()
+                                + "' is not among --workloads ("
+                                + Workload.ids(workloads)
+                                + "); its reference runs next to it");
+            }
+        }
+        return chosen;
     }
 
     /** A tenth of the rows, at most 500,000, at least 4 (or 0 when there are too few rows). */

@@ -7,8 +7,11 @@ import java.util.Map;
 
 /**
  * Draws the summary as an SVG bar chart: one horizontal bar per workload with its median rows/s, a
- * whisker for the min–max of the runs, and a red mark at the median rows/s of the limit (or
- * reference) the workload is compared with. Limits are drawn in grey.
+ * whisker for the min–max of the runs, a red mark at the median rows/s of the limit (or reference)
+ * the workload is compared with, and an orange mark at the median rows/s of the same workload
+ * through Apache Iceberg's own Flink connector where that ran. The value column gives the ratio to
+ * the limit (rows/s) and, where it ran, ours over Iceberg's connector in rows per CPU second.
+ * Limits are drawn in grey.
  */
 final class ThroughputChart {
 
@@ -18,18 +21,29 @@ final class ThroughputChart {
     private static final int ROW_HEIGHT = 24;
     private static final int TOP = 48;
     private static final int BOTTOM = 40;
+    private static final int CONNECTOR_WIDTH = 170;
 
     private ThroughputChart() {}
 
-    static String svg(List<WorkloadSummary> summaries, String title) {
+    static String svg(
+            List<WorkloadSummary> summaries, List<ConnectorComparison> connector, String title) {
         Map<String, WorkloadSummary> byId = new HashMap<>();
+        Map<Workload, ConnectorComparison> connectorOf = new HashMap<>();
         double max = 1;
         for (WorkloadSummary summary : summaries) {
             byId.put(summary.workload().id(), summary);
             max = Math.max(max, summary.maxRowsPerSecond());
         }
+        for (ConnectorComparison comparison : connector) {
+            connectorOf.put(comparison.workload(), comparison);
+            max = Math.max(max, ConnectorComparison.medianRowsPerSecond(comparison.theirs()));
+        }
         double scale = niceCeiling(max);
-        int width = LABEL_WIDTH + PLOT_WIDTH + VALUE_WIDTH;
+        int width =
+                LABEL_WIDTH
+                        + PLOT_WIDTH
+                        + VALUE_WIDTH
+                        + (connector.isEmpty() ? 0 : CONNECTOR_WIDTH);
         int height = TOP + ROW_HEIGHT * summaries.size() + BOTTOM;
         StringBuilder svg = new StringBuilder();
         svg.append(
@@ -52,8 +66,12 @@ final class ThroughputChart {
                 String.format(
                         "<text x=\"%d\" y=\"38\" fill=\"#555\">median rows/s per workload;"
                                 + " whisker: min–max of the runs; red mark: the limit it is"
-                                + " compared with</text>%n",
-                        8));
+                                + " compared with%s</text>%n",
+                        8,
+                        connector.isEmpty()
+                                ? ""
+                                : "; orange mark: Iceberg's connector (value: ours / it per CPU"
+                                        + " s)"));
         // grid lines and axis labels
         for (int i = 0; i <= 4; i++) {
             double x = LABEL_WIDTH + PLOT_WIDTH * i / 4.0;
@@ -118,13 +136,37 @@ final class ThroughputChart {
                                 escape(reference.workload().id()),
                                 compact(reference.medianRowsPerSecond())));
             }
+            ConnectorComparison theirs = connectorOf.get(workload);
+            if (theirs != null) {
+                double x =
+                        LABEL_WIDTH
+                                + PLOT_WIDTH
+                                        * ConnectorComparison.medianRowsPerSecond(theirs.theirs())
+                                        / scale;
+                svg.append(
+                        String.format(
+                                Locale.ROOT,
+                                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#f57c00\""
+                                        + " stroke-width=\"3\"><title>Iceberg's connector: %s"
+                                        + " rows/s</title></line>%n",
+                                x,
+                                y + 1,
+                                x,
+                                y + ROW_HEIGHT - 1,
+                                compact(ConnectorComparison.medianRowsPerSecond(theirs.theirs()))));
+            }
             String value =
                     compact(summary.medianRowsPerSecond())
                             + " rows/s"
                             + (Double.isNaN(summary.medianRatio())
                                     ? ""
+                                    : String.format(Locale.ROOT, " (%.2fx)", summary.medianRatio()))
+                            + (theirs == null || Double.isNaN(theirs.medianCpuRatio())
+                                    ? ""
                                     : String.format(
-                                            Locale.ROOT, " (%.2fx)", summary.medianRatio()));
+                                            Locale.ROOT,
+                                            "; %.2fx Iceberg's connector per CPU s",
+                                            theirs.medianCpuRatio()));
             svg.append(
                     String.format(
                             "<text x=\"%d\" y=\"%d\">%s</text>%n",

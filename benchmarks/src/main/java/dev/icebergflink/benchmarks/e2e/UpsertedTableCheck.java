@@ -1,7 +1,6 @@
 package dev.icebergflink.benchmarks.e2e;
 
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
-import dev.icebergflink.benchmarks.e2e.WorkloadRunner.WrongAnswerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.BitSet;

@@ -231,6 +231,46 @@ public enum Workload {
         return tables;
     }
 
+    /** The prefix of the id of a workload's run through Iceberg's own Flink connector. */
+    public static final String CONNECTOR_REFERENCE_PREFIX = "reference-";
+
+    /**
+     * Whether the workload also runs through Apache Iceberg's own Flink connector, through its
+     * public API (the launcher in the {@code benchmarks-reference} module): the appends, the SQL
+     * insert, the upsert (without the unique-keys promise, which Iceberg's sink does not offer),
+     * the scans and the SQL count and filter. The limits measure no connector, and the dynamic
+     * sink's, equality-delete and changelog workloads use parts that have no counterpart there to
+     * compare like with like.
+     */
+    public boolean hasConnectorReference() {
+        switch (kind) {
+            case APPEND:
+            case APPEND_PARTITIONED:
+            case SQL_INSERT:
+            case SCAN:
+            case SCAN_PROJECTED_FILTERED:
+            case SQL_COUNT:
+            case SQL_FILTER:
+                return true;
+            case UPSERT:
+                return this == UPSERT;
+            default:
+                return false;
+        }
+    }
+
+    /** The id of the workload's run through Iceberg's connector: {@code reference-<id>}. */
+    public String connectorReferenceId() {
+        return CONNECTOR_REFERENCE_PREFIX + id;
+    }
+
+    /** The workloads that also run through Iceberg's connector, in the suite's order. */
+    public static List<Workload> withConnectorReference() {
+        return Arrays.stream(values())
+                .filter(Workload::hasConnectorReference)
+                .collect(Collectors.toList());
+    }
+
     /** The workload named {@code id}. */
     public static Workload byId(String id) {
         for (Workload workload : values()) {

@@ -513,13 +513,4 @@ final class WorkloadRunner {
     }
 
     private record SqlAnswer(List<Row> rows, Measurement.Span span) {}
-
-    /** A workload produced a wrong answer: the run fails. */
-    static final class WrongAnswerException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        WrongAnswerException(String message) {
-            super(message);
-        }
-    }
 }

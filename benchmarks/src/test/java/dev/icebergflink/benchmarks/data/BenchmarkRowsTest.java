@@ -39,6 +39,13 @@ class BenchmarkRowsTest {
     }
 
     @Test
+    void theRowTypeIsTheConnectorsConversionOfTheSchema() {
+        // spelled out in BenchmarkRows so that the launcher of Iceberg's connector can share it
+        assertThat(BenchmarkRows.ROW_TYPE)
+                .isEqualTo(dev.icebergflink.FlinkSchemaUtil.convert(BenchmarkRows.SCHEMA));
+    }
+
+    @Test
     void theSameSeedGivesTheSameRowsAndAnotherSeedOtherValues() {
         assertThat(new BenchmarkRows(42).record(7)).isEqualTo(rows.record(7));
         Record other = new BenchmarkRows(43).record(7);

@@ -17,10 +17,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the suite as its command does (every workload in a child JVM) at a tiny scale: a few
- * workloads, 20,000 rows, one run. Checks the printed result lines parse and carry the right counts
- * and ratios, and that the docs are regenerated with the hand-written findings kept. No timing is
- * asserted. The timeout only catches a hung child JVM: alone the run takes under two minutes, but
- * CI runs it next to other builds on two cores.
+ * workloads, 20,000 rows, one run, and one of them also through Iceberg's own connector (a child
+ * JVM of the {@code benchmarks-reference} class path), so that its launcher cannot rot. Checks the
+ * printed result lines parse and carry the right counts and ratios, and that the docs are
+ * regenerated with the hand-written findings kept. No timing is asserted. The timeout only catches
+ * a hung child JVM: alone the run takes under two minutes, but CI runs it next to other builds on
+ * two cores.
  */
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
 class BenchmarkSuiteITCase {
@@ -52,6 +54,10 @@ class BenchmarkSuiteITCase {
                             "--workloads",
                             "limit-write-partitioned,append-parquet,upsert,upsert-unique-keys,"
                                     + "scan-parquet,sql-count",
+                            // one run through Iceberg's own connector keeps its launcher alive:
+                            // one more child JVM, about what each of the others costs
+                            "--references",
+                            "append-parquet",
                             "--work-dir",
                             work.resolve("run").toString(),
                             "--docs",
@@ -74,15 +80,25 @@ class BenchmarkSuiteITCase {
                         returned.stream().map(ResultLine::format).collect(Collectors.toList()));
         Map<String, ResultLine> byWorkload =
                 lines.stream().collect(Collectors.toMap(ResultLine::workload, line -> line));
+        assertThat(lines.stream().map(ResultLine::workload))
+                .as("the reference runs right after ours")
+                .containsSubsequence("append-parquet", "reference-append-parquet", "upsert");
         assertThat(byWorkload.keySet())
                 .containsExactlyInAnyOrder(
                         "limit-write-partitioned",
                         "append-parquet",
+                        "reference-append-parquet",
                         "upsert",
                         "upsert-unique-keys",
                         "scan-parquet",
                         "sql-count");
         assertThat(byWorkload.get("append-parquet").rows()).isEqualTo(ROWS);
+        // Iceberg's connector wrote the same rows into a table of the same layout: two files
+        // (one per writer) of the same row count, checked by its child
+        ResultLine theirs = byWorkload.get("reference-append-parquet");
+        assertThat(theirs.rows()).isEqualTo(ROWS);
+        assertThat(theirs.files()).isEqualTo(byWorkload.get("append-parquet").files());
+        assertThat(theirs.reference()).isEqualTo("limit-write-parquet");
         assertThat(byWorkload.get("limit-write-partitioned").rows()).isEqualTo(ROWS);
         // every thread's id range holds all 16 categories: a file per category and thread
         assertThat(byWorkload.get("limit-write-partitioned").files())
@@ -107,6 +123,9 @@ class BenchmarkSuiteITCase {
         assertThat(byWorkload.get("append-parquet").ratio()).isNaN();
         // every child warmed up on a tenth of the rows first, in a warehouse it then deleted
         for (String workload : byWorkload.keySet()) {
+            if (workload.startsWith(Workload.CONNECTOR_REFERENCE_PREFIX)) {
+                continue; // below
+            }
             assertThat(Files.readString(work.resolve("run/logs/" + workload + "-r1.log")))
                     .contains(
                             "warm-up of "
@@ -123,6 +142,20 @@ class BenchmarkSuiteITCase {
         assertThat(byWorkload.get("scan-parquet").ratio()).isNaN();
 
         String markdown = Files.readString(docs.resolve(BenchmarkReport.MARKDOWN));
+        ConnectorComparison comparison =
+                ConnectorComparison.of(lines, Workload.APPEND_PARQUET).orElseThrow();
+        assertThat(comparison.cpuRatios()).hasSize(1);
+        assertThat(comparison.cpuRatios()[0])
+                .isCloseTo(
+                        (ROWS / byWorkload.get("append-parquet").cpuSeconds())
+                                / (ROWS / theirs.cpuSeconds()),
+                        org.assertj.core.data.Offset.offset(0.001));
+        assertThat(markdown)
+                .contains("## Against Iceberg's own Flink connector")
+                .contains(comparison.markdownRow())
+                .contains(theirs.format());
+        assertThat(Files.readString(work.resolve("run/logs/reference-append-parquet-r1.log")))
+                .contains("warm-up of reference-append-parquet: " + ROWS / 10 + " rows in");
         assertThat(markdown)
                 .contains("The writer spends its time in X.")
                 .doesNotContain("old results")
@@ -131,6 +164,7 @@ class BenchmarkSuiteITCase {
         assertThat(Files.readString(docs.resolve(BenchmarkReport.CHART)))
                 .startsWith("<svg")
                 .contains(">append-parquet<")
+                .contains("Iceberg's connector per CPU s")
                 .endsWith("</svg>\n");
     }
 }

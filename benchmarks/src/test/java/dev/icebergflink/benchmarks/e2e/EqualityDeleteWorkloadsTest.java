@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
-import dev.icebergflink.benchmarks.e2e.WorkloadRunner.WrongAnswerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -37,4 +37,66 @@ class SuiteOptionsTest {
         assertThatThrownBy(() -> SuiteOptions.parse(new String[] {"--warmup", "2"}))
                 .hasMessageContaining("Unknown option --warmup; allowed: --rows --warmup-rows");
     }
+
+    @Test
+    void runsIcebergsConnectorForEveryChosenWorkloadThatHasARunThroughIt() {
+        assertThat(SuiteOptions.parse(new String[0]).references())
+                .containsExactlyElementsOf(Workload.withConnectorReference())
+                .contains(
+                        Workload.APPEND_PARQUET,
+                        Workload.APPEND_PARTITIONED,
+                        Workload.SQL_INSERT,
+                        Workload.UPSERT,
+                        Workload.SCAN_AVRO,
+                        Workload.SCAN_PROJECTED_FILTERED,
+                        Workload.SQL_FILTER)
+                .doesNotContain(
+                        Workload.LIMIT_WRITE_PARQUET,
+                        Workload.UPSERT_UNIQUE_KEYS,
+                        Workload.DYNAMIC_10_TABLES,
+                        Workload.EQDELETE_SCAN_V2);
+        assertThat(
+                        SuiteOptions.parse(
+                                        new String[] {
+                                            "--workloads", "limit-write-parquet,append-orc,upsert"
+                                        })
+                                .references())
+                .containsExactly(Workload.APPEND_ORC, Workload.UPSERT);
+        assertThat(
+                        SuiteOptions.parse(
+                                        new String[] {
+                                            "--workloads",
+                                            "append-orc,scan-orc",
+                                            "--references",
+                                            "scan-orc"
+                                        })
+                                .references())
+                .containsExactly(Workload.SCAN_ORC);
+        assertThat(SuiteOptions.parse(new String[] {"--references", "none"}).references())
+                .isEmpty();
+        assertThat(Workload.SCAN_ORC.connectorReferenceId()).isEqualTo("reference-scan-orc");
+    }
+
+    @Test
+    void rejectsReferencesThatDoNotExistOrDoNotRunNextToTheirWorkload() {
+        assertThatThrownBy(
+                        () ->
+                                SuiteOptions.parse(
+                                        new String[] {"--references", "upsert-unique-keys"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        "--references: workload 'upsert-unique-keys' does not run through"
+                                + " Iceberg's connector; those that do: append-parquet,");
+        assertThatThrownBy(
+                        () ->
+                                SuiteOptions.parse(
+                                        new String[] {
+                                            "--workloads", "append-orc", "--references", "scan-orc"
+                                        }))
+                .hasMessageContaining(
+                        "--references: workload 'scan-orc' is not among --workloads"
+                                + " (append-orc)");
+        assertThatThrownBy(() -> SuiteOptions.parse(new String[] {"--references", "nope"}))
+                .hasMessageContaining("Unknown workload 'nope'");
+    }
 }
