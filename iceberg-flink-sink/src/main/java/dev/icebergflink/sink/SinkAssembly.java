@@ -32,9 +32,34 @@ public final class SinkAssembly {
      *     without a sort order or partition spec)
      */
     public static IcebergSink assemble(TableLoader tableLoader, SinkPlan plan) {
+        return assemble(tableLoader, plan, committerSettings(tableLoader, plan));
+    }
+
+    /**
+     * The sink of {@code plan} that commits nothing into the catalog: each checkpoint's files are
+     * recorded under {@code stagingLocation} for {@link StagedWrites} to commit later (Flink's
+     * atomic {@code CREATE TABLE ... AS SELECT}). The loader's table may be one that no catalog
+     * holds yet: the sink only writes files into its location.
+     *
+     * @param tableLoader the loader of the plan's table (cloned; the caller keeps its own)
+     * @param stagingLocation a directory the table's FileIO can write, used by this job alone
+     */
+    public static IcebergSink assembleStaged(
+            TableLoader tableLoader, SinkPlan plan, String stagingLocation) {
+        CommitterSettings.Builder settings =
+                CommitterSettings.builder(tableLoader.clone())
+                        .branch(plan.writeConf().branch())
+                        .snapshotProperties(plan.snapshotProperties())
+                        .uidSuffix(plan.uidSuffix())
+                        .operatorUids(plan.operatorUids())
+                        .stageTo(stagingLocation);
+        return assemble(tableLoader, plan, settings.build());
+    }
+
+    private static IcebergSink assemble(
+            TableLoader tableLoader, SinkPlan plan, CommitterSettings committer) {
         DistributionTopology distribution = distribution(plan);
         RowDataTaskWriterFactory writers = writerFactory(plan);
-        CommitterSettings committer = committerSettings(tableLoader, plan);
         LOG.info("Iceberg sink: {}", plan);
         return new IcebergSink(
                 tableLoader.clone(),
