@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.table.testing.SqlTestBase;
+import dev.icebergflink.testing.servers.RestCatalogServerExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,6 +28,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,6 +44,9 @@ class AtomicCtasRtasITCase extends SqlTestBase {
 
     /** Three rows whose last one fails {@code CAST(s AS INT)} at run time. */
     private static final String FAILING_QUERY = "SELECT id, CAST(s AS INT) AS n FROM src";
+
+    @RegisterExtension
+    static final RestCatalogServerExtension REST = new RestCatalogServerExtension();
 
     @TempDir Path warehouse;
 
@@ -73,7 +78,8 @@ class AtomicCtasRtasITCase extends SqlTestBase {
     void ctasCreatesTheTableWithItsRowsInOneSnapshot() {
         exec(
                 env,
-                "CREATE TABLE t PARTITIONED BY (region) WITH ('write.format.default'='orc',"
+                // 'partitioning', not PARTITIONED BY: Flink 1.20 takes no PARTITIONED BY in a CTAS
+                "CREATE TABLE t WITH ('partitioning'='region', 'write.format.default'='orc',"
                         + " 'owner'='ops') AS SELECT id, region, name FROM (VALUES (1, 'eu', 'a'),"
                         + " (2, 'us', 'b'), (3, 'eu', 'c')) AS v(id, region, name)");
 
@@ -86,6 +92,7 @@ class AtomicCtasRtasITCase extends SqlTestBase {
         assertThat(table.properties())
                 .containsEntry("write.format.default", "orc")
                 .containsEntry("owner", "ops")
+                .doesNotContainKey("partitioning")
                 .doesNotContainKey(StagedTableCopy.MANIFESTS_LOCATION);
         assertThat(table.snapshots()).hasSize(1);
         assertThat(table.currentSnapshot().summary())
@@ -190,6 +197,42 @@ class AtomicCtasRtasITCase extends SqlTestBase {
         assertThat(iceberg.tableExists(TableIdentifier.of("default", "halfway"))).isTrue();
     }
 
+    @Test
+    void restCatalogCreatesAndReplacesInOneCommit() {
+        exec(
+                env,
+                "CREATE CATALOG rest WITH ('type'='iceberg', 'catalog-type'='rest', 'uri'='%s')",
+                REST.uri());
+        exec(env, "CREATE DATABASE rest.db");
+        exec(env, "CREATE TABLE rest.db.c AS SELECT id, s FROM ice.`default`.src WHERE id < 3");
+        TableIdentifier c = TableIdentifier.of("db", "c");
+        Table created = REST.backend().loadTable(c);
+        assertThat(created.snapshots()).hasSize(1);
+        assertThat(rows(env, "SELECT * FROM rest.db.c"))
+                .containsExactlyInAnyOrder(Row.of(1, "10"), Row.of(2, "20"));
+
+        exec(
+                env,
+                "CREATE OR REPLACE TABLE rest.db.c AS SELECT id FROM ice.`default`.src WHERE id = 3");
+        Table replaced = REST.backend().loadTable(c);
+        assertThat(replaced.snapshots()).hasSize(2);
+        assertThat(replaced.schema().columns()).hasSize(1);
+        assertThat(rows(env, "SELECT * FROM rest.db.c")).containsExactly(Row.of(3));
+
+        // a failing replace leaves the REST table as it was
+        assertThatThrownBy(
+                        () ->
+                                exec(
+                                        env,
+                                        "REPLACE TABLE rest.db.c AS SELECT id, CAST(s AS INT) AS n"
+                                                + " FROM ice.`default`.src"))
+                .isNotNull();
+        Table after = REST.backend().loadTable(c);
+        assertThat(after.currentSnapshot().snapshotId())
+                .isEqualTo(replaced.currentSnapshot().snapshotId());
+        assertThat(after.schema().sameSchema(replaced.schema())).isTrue();
+    }
+
     private Table table(String name) {
         return iceberg.loadTable(TableIdentifier.of("default", name));
     }
@@ -228,7 +271,13 @@ class AtomicCtasRtasITCase extends SqlTestBase {
     private static void awaitFiles(Path dir, List<Path> expected) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
         while (!files(dir).equals(expected) && Instant.now().isBefore(deadline)) {
-            Thread.onSpinWait();
+            try {
+                Thread.sleep(50); // polling interval only; the condition decides
+
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
         assertThat(files(dir)).as("files under %s", dir).isEqualTo(expected);
     }
