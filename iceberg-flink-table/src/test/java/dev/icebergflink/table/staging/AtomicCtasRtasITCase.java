@@ -182,6 +182,22 @@ class AtomicCtasRtasITCase extends SqlTestBase {
     }
 
     @Test
+    void aBoundedQueryInStreamingModeCommitsWhenItEnds() {
+        TableEnvironment streaming = streamingEnv();
+        streaming.getConfig().set(ATOMIC, "true");
+        exec(
+                streaming,
+                "CREATE CATALOG ice WITH ('type'='iceberg', 'catalog-type'='hadoop',"
+                        + " 'warehouse'='%s')",
+                warehouse.toUri());
+        exec(streaming, "CREATE TABLE ice.`default`.streamed AS SELECT * FROM ice.`default`.src");
+        assertThat(table("streamed").snapshots()).hasSize(1);
+        assertThat(rows(env, "SELECT * FROM streamed"))
+                .containsExactlyInAnyOrder(
+                        Row.of(1, "10"), Row.of(2, "20"), Row.of(3, "not a number"));
+    }
+
+    @Test
     void withoutAtomicityFlinkCreatesTheTableFirst() {
         env.getConfig().set(ATOMIC, "false");
         exec(env, "CREATE TABLE plain AS SELECT id, s FROM src WHERE id = 1");
@@ -273,7 +289,6 @@ class AtomicCtasRtasITCase extends SqlTestBase {
         while (!files(dir).equals(expected) && Instant.now().isBefore(deadline)) {
             try {
                 Thread.sleep(50); // polling interval only; the condition decides
-
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
