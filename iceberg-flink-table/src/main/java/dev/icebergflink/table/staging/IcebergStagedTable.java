@@ -17,6 +17,8 @@ import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +58,7 @@ final class IcebergStagedTable implements StagedTable {
     private final Schema writtenSchema;
     private final PartitionSpec writtenSpec;
     private final FileIO io;
+    private final String dataLocation;
 
     IcebergStagedTable(
             CatalogLoader catalogLoader,
@@ -67,7 +70,8 @@ final class IcebergStagedTable implements StagedTable {
             String stagingLocation,
             Schema writtenSchema,
             PartitionSpec writtenSpec,
-            FileIO io) {
+            FileIO io,
+            String dataLocation) {
         this.catalogLoader = catalogLoader;
         this.creation = creation;
         this.purpose = purpose;
@@ -78,6 +82,7 @@ final class IcebergStagedTable implements StagedTable {
         this.writtenSchema = writtenSchema;
         this.writtenSpec = writtenSpec;
         this.io = io;
+        this.dataLocation = dataLocation;
     }
 
     static ValidationException alreadyExists(String tableName) {
@@ -161,6 +166,7 @@ final class IcebergStagedTable implements StagedTable {
     public void abort() {
         try {
             StagedWrites.read(io, stagingLocation).discard();
+            deleteUnrecordedDataFiles();
             LOG.info("{} of table {} aborted; the job's files were deleted", purpose, tableName);
         } catch (RuntimeException e) {
             LOG.warn(
@@ -169,6 +175,30 @@ final class IcebergStagedTable implements StagedTable {
                     tableName,
                     stagingLocation,
                     e);
+        }
+    }
+
+    /**
+     * Deletes the job's data files that no checkpoint recorded (a writer that finished while
+     * another one failed), found by the staging id their names start with; only where the FileIO
+     * can list ({@link SupportsPrefixOperations}), else they stay as orphan files.
+     */
+    private void deleteUnrecordedDataFiles() {
+        if (!(io instanceof SupportsPrefixOperations prefixes)) {
+            return;
+        }
+        Iterable<FileInfo> files;
+        try {
+            files = prefixes.listPrefix(dataLocation);
+        } catch (RuntimeException e) {
+            // nothing written yet: the data directory of a new table may not exist
+            LOG.debug("Cannot list {}", dataLocation, e);
+            return;
+        }
+        for (FileInfo file : files) {
+            if (StagedLocationProvider.isStaged(file.location(), stagingId)) {
+                io.deleteFile(file.location());
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.io.LocationProvider;
 
 /**
  * The metadata of a table that no catalog holds yet (or that a replace will change): a serializable
@@ -31,8 +32,11 @@ final class StagedTableCopy extends SerializableTable {
     private final Map<String, String> properties;
     private final Map<Integer, Schema> schemas;
 
-    StagedTableCopy(Table table, String stagingLocation) {
+    private final LocationProvider locations;
+
+    StagedTableCopy(Table table, String stagingLocation, String stagingId) {
         super(table);
+        this.locations = new StagedLocationProvider(table.locationProvider(), stagingId);
         Map<String, String> withStaging = new HashMap<>(table.properties());
         withStaging.put(MANIFESTS_LOCATION, stagingLocation);
         this.properties = Map.copyOf(withStaging);
@@ -48,6 +52,11 @@ final class StagedTableCopy extends SerializableTable {
     @Override
     public Map<String, String> properties() {
         return properties;
+    }
+
+    @Override
+    public LocationProvider locationProvider() {
+        return locations;
     }
 
     @Override

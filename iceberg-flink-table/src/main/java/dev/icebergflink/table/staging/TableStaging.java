@@ -9,8 +9,10 @@ import org.apache.flink.table.catalog.StagedTable;
 import org.apache.flink.table.connector.sink.abilities.SupportsStaging.StagingPurpose;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.util.LocationUtil;
 
 /**
  * The staging of one atomic {@code CREATE TABLE ... AS SELECT} or {@code [CREATE OR] REPLACE TABLE
@@ -93,7 +95,7 @@ public final class TableStaging {
                 exists,
                 stagingId,
                 stagingLocation,
-                new StagedTableCopy(staged, stagingLocation));
+                new StagedTableCopy(staged, stagingLocation, stagingId));
     }
 
     private static String stagingLocation(Table staged, String name) {
@@ -101,6 +103,13 @@ public final class TableStaging {
             return ops.operations().metadataFileLocation(name);
         }
         return staged.location() + "/metadata/" + name;
+    }
+
+    /** Where the table's data files go: {@code write.data.path}, else {@code <location>/data}. */
+    private static String dataLocation(Table table) {
+        String path = table.properties().get(TableProperties.WRITE_DATA_LOCATION);
+        return LocationUtil.stripTrailingSlash(
+                path != null && !path.isBlank() ? path : table.location() + "/data");
     }
 
     /** The metadata the writers write for (the new schema, spec, location, properties). */
@@ -137,6 +146,7 @@ public final class TableStaging {
                 stagingLocation,
                 table.schema(),
                 table.spec(),
-                table.io());
+                table.io(),
+                dataLocation(table));
     }
 }

@@ -70,7 +70,8 @@ class AtomicCtasRtasITCase extends SqlTestBase {
                         + " 'warehouse'='%s')",
                 warehouse.toUri());
         exec(env, "USE CATALOG ice");
-        exec(env, "CREATE TABLE src (id INT, s STRING)");
+        // a file per row, so that two readers and writers run: one may finish while the other fails
+        exec(env, "CREATE TABLE src (id INT, s STRING) PARTITIONED BY (id)");
         exec(env, "INSERT INTO src VALUES (1, '10'), (2, '20'), (3, 'not a number')");
     }
 
@@ -101,6 +102,17 @@ class AtomicCtasRtasITCase extends SqlTestBase {
         assertThat(rows(env, "SELECT * FROM t"))
                 .containsExactlyInAnyOrder(
                         Row.of(1, "eu", "a"), Row.of(2, "us", "b"), Row.of(3, "eu", "c"));
+        // the data files carry the staging id, by which an abort finds unrecorded ones
+        String stagingId =
+                table.currentSnapshot().summary().get(IcebergStagedTable.STAGING_ID_PROPERTY);
+        assertThat(table.currentSnapshot().addedDataFiles(table.io()))
+                .hasSize(2)
+                .allSatisfy(
+                        file ->
+                                assertThat(
+                                                StagedLocationProvider.isStaged(
+                                                        file.location(), stagingId))
+                                        .isTrue());
         assertThat(stagingDirectories("t")).as("the staging directory is deleted").isEmpty();
 
         // CTAS of a table that exists fails before the job runs and leaves the table as it is
