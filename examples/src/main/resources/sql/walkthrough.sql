@@ -34,6 +34,16 @@ INSERT OVERWRITE `hadoop_catalog`.`iceberg_db`.`sample` PARTITION(data='b') SELE
 -- Batch read.
 SELECT * FROM sample;
 
+-- Atomic CREATE TABLE ... AS SELECT (Flink's default is non-atomic): the table appears with its
+-- rows in one commit when the job finishes; a failing query leaves no table. CREATE OR REPLACE
+-- replaces it the same way, keeping the table's history.
+SET 'table.rtas-ctas.atomicity-enabled' = 'true';
+CREATE TABLE sample_copy WITH ('write.format.default'='orc') AS SELECT id, data FROM sample WHERE data <> 'c';
+CREATE OR REPLACE TABLE sample_copy AS SELECT id, data, id * 2 AS doubled FROM sample;
+SELECT * FROM sample_copy;
+SELECT count(*) AS copy_snapshots FROM `sample_copy$snapshots`;
+DROP TABLE sample_copy;
+
 -- Hidden partitioning, beyond the documentation (which lists it as missing): the spec is the
 -- 'partitioning' option, partition evolution an ALTER TABLE of it, and TRUNCATE empties the table.
 CREATE TABLE events (id BIGINT, ts TIMESTAMP(6), category STRING)

@@ -30,6 +30,12 @@ class SqlWalkthroughITCase {
         // INSERT OVERWRITE replaced partition 'a', then the static partition 'b'.
         assertThat(rowsOf(executed, "SELECT * FROM sample"))
                 .containsExactlyInAnyOrder(Row.of(4L, "a"), Row.of(6L, "b"), Row.of(3L, "c"));
+        // The atomic CTAS, then the replace: the new schema and rows, the CTAS snapshot kept.
+        assertThat(rowsOf(executed, "SELECT * FROM sample_copy"))
+                .containsExactlyInAnyOrder(
+                        Row.of(4L, "a", 8L), Row.of(6L, "b", 12L), Row.of(3L, "c", 6L));
+        assertThat(rowsOf(executed, "SELECT count(*) AS copy_snapshots"))
+                .containsExactly(Row.of(2L));
         // The rows of both partition specs, then none after TRUNCATE.
         assertThat(rowsOf(executed, "SELECT id, category FROM events"))
                 .containsExactlyInAnyOrder(Row.of(2L, "b"), Row.of(3L, "a"));

@@ -5,6 +5,7 @@ import dev.icebergflink.sink.committer.CommitterSettings;
 import dev.icebergflink.sink.distribution.DistributionTopology;
 import dev.icebergflink.sink.writer.RowDataTaskWriterFactory;
 import org.apache.flink.annotation.Internal;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,9 +33,52 @@ public final class SinkAssembly {
      *     without a sort order or partition spec)
      */
     public static IcebergSink assemble(TableLoader tableLoader, SinkPlan plan) {
+        return assemble(tableLoader, plan, committerSettings(tableLoader, plan));
+    }
+
+    /**
+     * The sink of {@code plan} that commits nothing into the catalog: each checkpoint's files are
+     * recorded under {@code stagingLocation} for {@link StagedWrites} to commit later (Flink's
+     * atomic {@code CREATE TABLE ... AS SELECT}). The loader's table may be one that no catalog
+     * holds yet: the sink only writes files into its location.
+     *
+     * @param tableLoader the loader of the plan's table (cloned; the caller keeps its own)
+     * @param stagingLocation a directory the table's FileIO can write, used by this job alone
+     * @throws IllegalArgumentException for a branch other than {@code main} or table maintenance
+     *     after commits, which a staged write cannot do
+     */
+    public static IcebergSink assembleStaged(
+            TableLoader tableLoader, SinkPlan plan, String stagingLocation) {
+        String branch = plan.writeConf().branch();
+        if (branch != null && !branch.isBlank() && !SnapshotRef.MAIN_BRANCH.equals(branch)) {
+            throw new IllegalArgumentException(
+                    "A staged write creates or replaces the table with its rows on branch 'main';"
+                            + " option 'branch'='"
+                            + branch
+                            + "' cannot apply. Remove the option, and create the branch after"
+                            + " the table");
+        }
+        if (plan.writeConf().maintenance().enabled()) {
+            throw new IllegalArgumentException(
+                    "A staged write commits once, after the job, so table maintenance cannot run"
+                            + " after its commits ('compaction-enabled', 'flink-maintenance.*');"
+                            + " remove those options, or run the maintenance on the table once it"
+                            + " exists");
+        }
+        CommitterSettings.Builder settings =
+                CommitterSettings.builder(tableLoader.clone())
+                        .branch(plan.writeConf().branch())
+                        .snapshotProperties(plan.snapshotProperties())
+                        .uidSuffix(plan.uidSuffix())
+                        .operatorUids(plan.operatorUids())
+                        .stageTo(stagingLocation);
+        return assemble(tableLoader, plan, settings.build());
+    }
+
+    private static IcebergSink assemble(
+            TableLoader tableLoader, SinkPlan plan, CommitterSettings committer) {
         DistributionTopology distribution = distribution(plan);
         RowDataTaskWriterFactory writers = writerFactory(plan);
-        CommitterSettings committer = committerSettings(tableLoader, plan);
         LOG.info("Iceberg sink: {}", plan);
         return new IcebergSink(
                 tableLoader.clone(),

@@ -433,6 +433,34 @@ class IcebergSinkBuilderTest {
     }
 
     @Test
+    void aStagedSinkRecordsInsteadOfCommittingOnMainOnly() {
+        TableLoader v2 = tables.create(BY_PART, 2);
+        String staging = warehouse.resolve("staging").toUri().toString();
+        SinkPlan plan = IcebergSink.forRowData().tableLoader(v2).insertOnly(true).resolve();
+        IcebergSink staged = SinkAssembly.assembleStaged(v2, plan, staging);
+        assertThat(staged.committerSettings().mode()).isEqualTo(CommitMode.STAGE);
+        assertThat(staged.committerSettings().stagingLocation()).isEqualTo(staging);
+        assertThat(SinkAssembly.assemble(v2, plan).committerSettings().stagingLocation()).isNull();
+
+        SinkPlan onBranch =
+                IcebergSink.forRowData()
+                        .tableLoader(v2)
+                        .insertOnly(true)
+                        .toBranch("audit")
+                        .resolve();
+        assertThatThrownBy(() -> SinkAssembly.assembleStaged(v2, onBranch, staging))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'branch'='audit'");
+        assertThatThrownBy(
+                        () ->
+                                dev.icebergflink.sink.committer.CommitterSettings.builder(v2)
+                                        .stageTo(" ")
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("STAGE needs");
+    }
+
+    @Test
     void resolveReturnsThePlanTheSinkIsBuiltFrom() {
         TableLoader v2 = tables.create(BY_PART, 2);
         SinkPlan plan =

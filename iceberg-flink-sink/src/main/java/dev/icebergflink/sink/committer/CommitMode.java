@@ -28,5 +28,13 @@ public enum CommitMode {
      * by position deletes still exist. Used for upsert and changelog input. A checkpoint without
      * delete files is committed as a fast append ({@code AppendFiles}), exactly as {@link #APPEND}.
      */
-    ROW_DELTA
+    ROW_DELTA,
+    /**
+     * Commit nothing into the catalog: record each checkpoint's committable (its temporary
+     * manifests) in the staging location of {@link CommitterSettings#stagingLocation()}, for a
+     * caller that commits them later in one transaction of its own (Flink's atomic {@code CREATE
+     * TABLE ... AS SELECT}, whose table does not exist while the job runs). See {@link
+     * StagedCheckpoints}.
+     */
+    STAGE
 }

@@ -33,6 +33,7 @@ public final class CommitterSettings implements Serializable {
     private final Expression staticOverwriteFilter;
     private final String uidSuffix;
     private final boolean operatorUids;
+    private final String stagingLocation;
 
     private CommitterSettings(Builder builder) {
         this.tableLoader = builder.tableLoader;
@@ -43,6 +44,7 @@ public final class CommitterSettings implements Serializable {
         this.staticOverwriteFilter = builder.staticOverwriteFilter;
         this.uidSuffix = builder.uidSuffix;
         this.operatorUids = builder.operatorUids;
+        this.stagingLocation = builder.stagingLocation;
     }
 
     private CommitterSettings(CommitterSettings other, boolean operatorUids) {
@@ -53,6 +55,7 @@ public final class CommitterSettings implements Serializable {
         this.staticOverwriteFilter = other.staticOverwriteFilter;
         this.uidSuffix = other.uidSuffix;
         this.operatorUids = operatorUids;
+        this.stagingLocation = other.stagingLocation;
     }
 
     /** Starts settings for the table that {@code tableLoader} loads. */
@@ -103,6 +106,14 @@ public final class CommitterSettings implements Serializable {
         return operatorUids;
     }
 
+    /**
+     * The directory where {@link CommitMode#STAGE} records the checkpoints' committables; null for
+     * every other mode.
+     */
+    public String stagingLocation() {
+        return stagingLocation;
+    }
+
     /** A copy of these settings with {@link #operatorUids()} set as given. */
     public CommitterSettings withOperatorUids(boolean enabled) {
         return enabled == operatorUids ? this : new CommitterSettings(this, enabled);
@@ -117,6 +128,7 @@ public final class CommitterSettings implements Serializable {
                 + ", mode="
                 + mode
                 + (staticOverwriteFilter == null ? "" : ", filter=" + staticOverwriteFilter)
+                + (stagingLocation == null ? "" : ", staging=" + stagingLocation)
                 + ", uidSuffix="
                 + uidSuffix
                 + (operatorUids ? " (operator uids)" : "")
@@ -134,6 +146,7 @@ public final class CommitterSettings implements Serializable {
         private Expression staticOverwriteFilter;
         private String uidSuffix = "";
         private boolean operatorUids;
+        private String stagingLocation;
 
         private Builder(TableLoader tableLoader) {
             this.tableLoader = tableLoader;
@@ -173,6 +186,16 @@ public final class CommitterSettings implements Serializable {
             return this;
         }
 
+        /**
+         * Records the checkpoints' committables under {@code location} instead of committing them;
+         * sets the mode {@link CommitMode#STAGE} too.
+         */
+        public Builder stageTo(String location) {
+            this.mode = CommitMode.STAGE;
+            this.stagingLocation = location;
+            return this;
+        }
+
         /** The uid suffix of the sink's operators (empty: the caller's default). */
         public Builder uidSuffix(String suffix) {
             this.uidSuffix = suffix == null ? "" : suffix;
@@ -196,6 +219,19 @@ public final class CommitterSettings implements Serializable {
                 throw new IllegalArgumentException(
                         "Commit mode STATIC_OVERWRITE needs the row filter of the partition to"
                                 + " overwrite (e.g. Expressions.equal(\"dt\", \"2024-01-01\"))");
+            }
+            if (mode == CommitMode.STAGE
+                    && (stagingLocation == null || stagingLocation.isBlank())) {
+                throw new IllegalArgumentException(
+                        "Commit mode STAGE needs the directory where the checkpoints are recorded:"
+                                + " call stageTo(location) with a location the table's FileIO"
+                                + " can write");
+            }
+            if (mode != CommitMode.STAGE && stagingLocation != null) {
+                throw new IllegalArgumentException(
+                        "A staging location was given but the commit mode is "
+                                + mode
+                                + "; only STAGE uses it");
             }
             if (mode != CommitMode.STATIC_OVERWRITE && staticOverwriteFilter != null) {
                 throw new IllegalArgumentException(

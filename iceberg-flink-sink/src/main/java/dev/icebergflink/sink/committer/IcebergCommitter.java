@@ -117,6 +117,10 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
         if (requests.isEmpty()) {
             return;
         }
+        if (settings.mode() == CommitMode.STAGE) {
+            stage(requests);
+            return;
+        }
         Table current = table();
         Map<String, List<CommitRequest<IcebergCommittable>>> byProducer = new LinkedHashMap<>();
         for (CommitRequest<IcebergCommittable> request : requests) {
@@ -128,6 +132,27 @@ public final class IcebergCommitter implements Committer<IcebergCommittable> {
         for (List<CommitRequest<IcebergCommittable>> group : byProducer.values()) {
             group.sort(Comparator.comparing(CommitRequest::getCommittable, ORDER));
             commitInOrder(current, group);
+        }
+    }
+
+    /**
+     * {@link CommitMode#STAGE}: records each committable for a later commit by the caller; the
+     * catalog is not touched and the temporary manifests stay (the records point to them).
+     */
+    private void stage(Collection<CommitRequest<IcebergCommittable>> requests) {
+        if (table == null) {
+            table = tableLoader.loadTable();
+        }
+        for (CommitRequest<IcebergCommittable> request : requests) {
+            IcebergCommittable committable = request.getCommittable();
+            try {
+                StagedCheckpoints.record(table.io(), settings.stagingLocation(), committable);
+                LOG.info("Staged {} in {}", committable, settings.stagingLocation());
+            } catch (RuntimeException e) {
+                metrics.failed();
+                LOG.warn("Staging {} failed; Flink will retry it", committable, e);
+                request.retryLater();
+            }
         }
     }
 

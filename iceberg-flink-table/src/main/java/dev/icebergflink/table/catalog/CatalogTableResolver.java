@@ -6,6 +6,8 @@ import dev.icebergflink.table.metadata.MetadataTableName;
 import dev.icebergflink.table.options.CopiedCatalogOption;
 import dev.icebergflink.table.options.QueryPaths;
 import dev.icebergflink.table.options.SqlOptions;
+import dev.icebergflink.table.staging.TableCreation;
+import dev.icebergflink.table.staging.TableStaging;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.configuration.ReadableConfig;
@@ -51,6 +53,34 @@ final class CatalogTableResolver implements IcebergTableResolver {
                         TableDefinitions.toCatalogTable(table).getOptions());
         QueryPaths.checkTableOptions(tableName, hints, config);
         return new ResolvedIcebergTable(connection.tableLoader(path), table, hints);
+    }
+
+    /**
+     * Every table this catalog hands Flink carries the option {@code src-catalog} ({@link
+     * CopiedCatalogOption}); a declaration without it is the statement's own definition, which
+     * Flink passes only for the sink of an atomic {@code CREATE TABLE ... AS SELECT} or {@code
+     * [CREATE OR] REPLACE TABLE ... AS SELECT}. That definition becomes an Iceberg table exactly as
+     * {@code CREATE TABLE} would make it ({@link TableDefinitions}).
+     */
+    @Override
+    public Optional<TableStaging> staging(
+            ObjectIdentifier identifier, ResolvedCatalogTable declaration, ReadableConfig config) {
+        if (declaration.getOptions().containsKey(CopiedCatalogOption.KEY)) {
+            return Optional.empty();
+        }
+        ObjectPath path = identifier.toObjectPath();
+        String tableName = connection.qualifiedName(path);
+        connection.checkTablePaths(path, declaration.getOptions().keySet());
+        TableDefinitions.NewTable newTable = TableDefinitions.toNewTable(tableName, declaration);
+        TableCreation creation =
+                TableCreation.of(
+                        connection.databases().identifier(path),
+                        newTable.schema(),
+                        newTable.spec(),
+                        newTable.location(),
+                        newTable.properties());
+        return Optional.of(
+                TableStaging.plan(connection.catalog(), connection.loader(), creation, tableName));
     }
 
     @Override

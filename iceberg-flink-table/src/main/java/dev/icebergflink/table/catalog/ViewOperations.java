@@ -150,7 +150,8 @@ final class ViewOperations {
             builder(views, path, resolved(path, table)).create();
         } catch (AlreadyExistsException e) {
             if (!ignoreIfExists) {
-                throw new TableAlreadyExistException(connection.name(), path, e);
+                throw new TableAlreadyExistException(
+                        connection.name(), path, orReplaceHint(path, e));
             }
         } catch (NoSuchNamespaceException e) {
             throw new DatabaseNotExistException(connection.name(), path.getDatabaseName(), e);
@@ -163,6 +164,21 @@ final class ViewOperations {
         } catch (RuntimeException e) {
             throw connection.catalogError("create view " + path.getFullName(), e);
         }
+    }
+
+    /**
+     * Flink parses {@code CREATE OR REPLACE VIEW} but drops the {@code OR REPLACE} (FLINK-17067, in
+     * 1.20 and 2.x alike): the catalog gets the same {@code createTable} call as for {@code CREATE
+     * VIEW}, so it cannot replace the view. The error of an existing name says what replaces it.
+     */
+    private ValidationException orReplaceHint(ObjectPath path, AlreadyExistsException cause) {
+        return new ValidationException(
+                String.format(
+                        "%s already exists. Flink ignores OR REPLACE in CREATE OR REPLACE VIEW;"
+                                + " to change a view's query use ALTER VIEW %s AS SELECT ..., which"
+                                + " adds a version to the Iceberg view and keeps its history",
+                        connection.qualifiedName(path), path.getObjectName()),
+                cause);
     }
 
     /** {@code ALTER VIEW ... AS} and {@code ALTER VIEW ... SET}: a new version of the view. */

@@ -11,6 +11,7 @@ import dev.icebergflink.table.options.SqlOptions;
 import dev.icebergflink.table.sink.IcebergTableSink;
 import dev.icebergflink.table.sink.SqlWriteSettings;
 import dev.icebergflink.table.source.IcebergTableSource;
+import dev.icebergflink.table.staging.TableStaging;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -160,7 +161,11 @@ public class FlinkDynamicTableFactory
         ResolvedCatalogTable declaration = context.getCatalogTable();
         RowType declared = (RowType) context.getPhysicalRowDataType().getLogicalType();
 
-        ResolvedIcebergTable resolved = resolve(identifier, declaration, config);
+        // the new table of an atomic CREATE TABLE ... AS SELECT: its options are table properties
+        Optional<TableStaging> staging = tables.staging(identifier, declaration, config);
+        ResolvedIcebergTable resolved =
+                staging.map(s -> new ResolvedIcebergTable(s.loader(), s.table(), Map.of()))
+                        .orElseGet(() -> resolve(identifier, declaration, config));
         TableLoader loader = resolved.loader();
         Table table = resolved.table();
         Map<String, String> engineOptions = resolved.engineOptions();
@@ -178,7 +183,8 @@ public class FlinkDynamicTableFactory
         }
         boolean streaming =
                 config.get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.STREAMING;
-        return new IcebergTableSink(loader, declared, settings, partitionColumns, streaming);
+        return new IcebergTableSink(
+                loader, declared, settings, partitionColumns, streaming, staging.orElse(null));
     }
 
     /** The Iceberg table behind the SQL table, loaded once for this source or sink. */

@@ -2,6 +2,7 @@ package dev.icebergflink.table.connector;
 
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.table.metadata.MetadataTableName;
+import dev.icebergflink.table.staging.TableStaging;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
@@ -33,6 +34,20 @@ public interface IcebergTableResolver {
      */
     ResolvedIcebergTable resolve(
             ObjectIdentifier identifier, ResolvedCatalogTable declaration, ReadableConfig config);
+
+    /**
+     * The staging of an atomic {@code CREATE TABLE ... AS SELECT} or {@code [CREATE OR] REPLACE
+     * TABLE ... AS SELECT} when {@code declaration} is the definition of a new table rather than a
+     * table this resolver holds (Flink then plans the statement's sink before creating or replacing
+     * the table, see {@link TableStaging}); empty otherwise, and for kinds of tables that cannot be
+     * staged.
+     *
+     * @throws ValidationException when the new definition cannot be stored
+     */
+    default Optional<TableStaging> staging(
+            ObjectIdentifier identifier, ResolvedCatalogTable declaration, ReadableConfig config) {
+        return Optional.empty();
+    }
 
     /**
      * The metadata table that {@code identifier} names ({@code t$snapshots}, ...), with the loader

@@ -7,6 +7,7 @@ import dev.icebergflink.sink.SinkPlan;
 import dev.icebergflink.sink.WriteModeRules;
 import dev.icebergflink.sink.WriteRuleViolation;
 import dev.icebergflink.table.compat.ChangelogModes;
+import dev.icebergflink.table.staging.TableStaging;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.StagedTable;
 import org.apache.flink.table.catalog.TableDistribution;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
@@ -26,6 +28,7 @@ import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.connector.sink.abilities.SupportsBucketing;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.table.connector.sink.abilities.SupportsStaging;
 import org.apache.flink.table.connector.sink.abilities.SupportsTruncate;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -70,13 +73,20 @@ public final class IcebergTableSink
                 SupportsPartitioning,
                 SupportsOverwrite,
                 SupportsBucketing,
-                SupportsTruncate {
+                SupportsTruncate,
+                SupportsStaging {
 
     private final TableLoader loader;
     private final RowType declared;
     private final SqlWriteSettings settings;
     private final List<String> partitionColumns;
     private final boolean streamingMode;
+
+    /** The staging of an atomic CREATE TABLE ... AS SELECT's new table; null for other writes. */
+    private final TableStaging staging;
+
+    /** Set by {@link #applyStaging}: the sink then records its files instead of committing. */
+    private boolean staged;
 
     private boolean overwrite;
     private Map<String, String> staticPartition = new LinkedHashMap<>();
@@ -101,6 +111,24 @@ public final class IcebergTableSink
             SqlWriteSettings settings,
             List<String> partitionColumns,
             boolean streamingMode) {
+        this(loader, declared, settings, partitionColumns, streamingMode, null);
+    }
+
+    /**
+     * A sink that can also be the sink of an atomic {@code CREATE TABLE ... AS SELECT} ({@link
+     * #applyStaging}).
+     *
+     * @param staging the staging of the statement's new table (its loader and settings are the
+     *     staged table's), or null when the statement writes into an existing table
+     */
+    public IcebergTableSink(
+            TableLoader loader,
+            RowType declared,
+            SqlWriteSettings settings,
+            List<String> partitionColumns,
+            boolean streamingMode,
+            TableStaging staging) {
+        this.staging = staging;
         this.loader = loader;
         this.declared = declared;
         this.settings = settings;
@@ -117,7 +145,9 @@ public final class IcebergTableSink
                 other.declared,
                 other.settings,
                 other.partitionColumns,
-                other.streamingMode);
+                other.streamingMode,
+                other.staging);
+        this.staged = other.staged;
         this.overwrite = other.overwrite;
         this.staticPartition = new LinkedHashMap<>(other.staticPartition);
         this.queryInsertOnly = other.queryInsertOnly;
@@ -189,7 +219,9 @@ public final class IcebergTableSink
                             settings.table(),
                             settings.writeConf().withOverwrite(overwriting()),
                             request);
-            return SinkAssembly.assemble(loader, plan);
+            return staged
+                    ? SinkAssembly.assembleStaged(loader, plan, staging.stagingLocation())
+                    : SinkAssembly.assemble(loader, plan);
         } catch (WriteRuleViolation e) {
             throw SqlWriteRules.toValidation(
                     settings.tableName(), e, settings.upsertEnabledBy(), overwriteBy());
@@ -199,6 +231,27 @@ public final class IcebergTableSink
                             "Cannot write to table %s: %s", settings.tableName(), e.getMessage()),
                     e);
         }
+    }
+
+    /**
+     * Atomic {@code CREATE TABLE ... AS SELECT} and {@code [CREATE OR] REPLACE TABLE ... AS SELECT}
+     * ({@code table.rtas-ctas.atomicity-enabled}): the sink records its files instead of committing
+     * them, and the returned {@link StagedTable} creates or replaces the table with them in one
+     * Iceberg transaction when the job has finished ({@link TableStaging}).
+     */
+    @Override
+    public StagedTable applyStaging(StagingContext context) {
+        if (staging == null) {
+            throw new TableException(
+                    String.format(
+                            "Table %s cannot be created or replaced atomically: only tables of an"
+                                    + " Iceberg catalog can. SET"
+                                    + " 'table.rtas-ctas.atomicity-enabled'='false'",
+                            settings.tableName()));
+        }
+        StagedTable stagedTable = staging.stage(context.getStagingPurpose());
+        staged = true;
+        return stagedTable;
     }
 
     @Override

@@ -655,6 +655,19 @@ abstract class FlinkCatalogDdlSuiteBase {
                 .contains("later rows")
                 .contains("WHERE");
 
+        // Flink parses CREATE OR REPLACE VIEW but drops OR REPLACE (FLINK-17067): a missing view
+        // is created, an existing one is not replaced and the error points to ALTER VIEW
+        sql("CREATE OR REPLACE VIEW v2 AS SELECT id FROM t WHERE id = 2");
+        assertThat(rows("SELECT * FROM v2")).containsExactly(Row.of(2L));
+        assertThatThrownBy(() -> sql("CREATE OR REPLACE VIEW v2 AS SELECT id FROM t WHERE id = 3"))
+                .satisfies(
+                        error ->
+                                assertThat(messages(error))
+                                        .contains("Flink ignores OR REPLACE")
+                                        .contains("ALTER VIEW v2 AS SELECT"));
+        assertThat(rows("SELECT * FROM v2")).containsExactly(Row.of(2L));
+        sql("DROP VIEW v2");
+
         sql("ALTER VIEW v AS SELECT id FROM t WHERE id = 1");
         View altered = views.loadView(identifier("v"));
         assertThat(altered.currentVersion().versionId())
