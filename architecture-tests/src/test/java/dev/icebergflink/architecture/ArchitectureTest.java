@@ -59,28 +59,42 @@ class ArchitectureTest {
      * translating the sink's own rule violations. Nested classes count as their outer class.
      */
     private static final Map<String, String> ENGINE_INTERNALS_ALLOWED_ON_TOP =
-            Map.of(
-                    "dev.icebergflink.source.config.ScanContext",
-                    "the resolved read plan SQL refines with its push-downs",
-                    "dev.icebergflink.source.IcebergSourceAssembly",
-                    "builds the source from a resolved read plan",
-                    "dev.icebergflink.source.planning.SplitPlanner",
-                    "counts a bounded read's splits for SQL's source parallelism inference",
-                    "dev.icebergflink.source.reader.ReadMetadataColumn",
-                    "the metadata the source appends to rows, which SQL offers as METADATA columns",
-                    "dev.icebergflink.sink.SinkPlan",
-                    "the resolved write plan SQL builds from what it resolved while planning",
-                    "dev.icebergflink.sink.SinkAssembly",
-                    "builds the sink from a resolved write plan",
-                    "dev.icebergflink.sink.FlinkWriteConf",
-                    "the resolved write options inside the write plan",
-                    "dev.icebergflink.sink.WriteModeRules",
-                    "the write-mode rules, stated once for builders and SQL",
-                    "dev.icebergflink.sink.WriteRuleViolation",
-                    "a broken write-mode rule, which SQL rewords in SQL terms",
-                    "dev.icebergflink.sink.PostCommitMaintenance",
-                    "the service through which the maintenance module adds maintenance after the"
-                            + " sink's commits (the sink cannot depend on the module above it)");
+            Map.ofEntries(
+                    Map.entry(
+                            "dev.icebergflink.source.config.ScanContext",
+                            "the resolved read plan SQL refines with its push-downs"),
+                    Map.entry(
+                            "dev.icebergflink.source.IcebergSourceAssembly",
+                            "builds the source from a resolved read plan"),
+                    Map.entry(
+                            "dev.icebergflink.source.planning.SplitPlanner",
+                            "counts a bounded read's splits for SQL's source parallelism inference"),
+                    Map.entry(
+                            "dev.icebergflink.source.reader.ReadMetadataColumn",
+                            "the metadata the source appends to rows, which SQL offers as METADATA columns"),
+                    Map.entry(
+                            "dev.icebergflink.sink.SinkPlan",
+                            "the resolved write plan SQL builds from what it resolved while planning"),
+                    Map.entry(
+                            "dev.icebergflink.sink.SinkAssembly",
+                            "builds the sink from a resolved write plan"),
+                    Map.entry(
+                            "dev.icebergflink.sink.FlinkWriteConf",
+                            "the resolved write options inside the write plan"),
+                    Map.entry(
+                            "dev.icebergflink.sink.WriteModeRules",
+                            "the write-mode rules, stated once for builders and SQL"),
+                    Map.entry(
+                            "dev.icebergflink.sink.WriteRuleViolation",
+                            "a broken write-mode rule, which SQL rewords in SQL terms"),
+                    Map.entry(
+                            "dev.icebergflink.sink.PostCommitMaintenance",
+                            "the service through which the maintenance module adds maintenance after the"
+                                    + " sink's commits (the sink cannot depend on the module above it)"),
+                    Map.entry(
+                            "dev.icebergflink.sink.StagedWrites",
+                            "what a staged sink recorded, which SQL's atomic CTAS/RTAS commits in the catalog's"
+                                    + " create or replace transaction when the job has finished"));
 
     private static JavaClasses classes;
 

@@ -5,7 +5,7 @@ import dev.icebergflink.sink.committer.StagedCheckpoints;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.annotation.Internal;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * adds the query's rows in one Iceberg transaction on the JobManager when the job has finished
  * ({@link #appendTo}), and deletes every staged file when it failed ({@link #discard}).
  */
-@PublicEvolving
+@Internal
 public final class StagedWrites {
 
     private static final Logger LOG = LoggerFactory.getLogger(StagedWrites.class);
