@@ -1,7 +1,6 @@
 package dev.icebergflink.table.dml;
 
 import java.util.function.Consumer;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.iceberg.Table;
 
@@ -13,21 +12,20 @@ import org.apache.iceberg.Table;
  * the instance Flink creates, so the seam is static. Nothing sets it in production, where it does
  * nothing. Tests that install it clear it afterwards.
  */
-@Internal
 @VisibleForTesting
-public final class DmlTestHooks {
+final class DmlTestHooks {
 
     private static volatile Consumer<Table> beforeCommit;
 
     private DmlTestHooks() {}
 
     /** Runs {@code hook} with the refreshed table right before each statement's commit. */
-    public static void beforeCommit(Consumer<Table> hook) {
+    static void beforeCommit(Consumer<Table> hook) {
         beforeCommit = hook;
     }
 
     /** Removes the hook. */
-    public static void clear() {
+    static void clear() {
         beforeCommit = null;
     }
 

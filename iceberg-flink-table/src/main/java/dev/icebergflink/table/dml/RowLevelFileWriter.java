@@ -39,6 +39,7 @@ import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.FanoutPositionOnlyDeleteWriter;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.ContentFileUtil;
 import org.apache.iceberg.util.PropertyUtil;
@@ -264,9 +265,15 @@ final class RowLevelFileWriter {
         Schema schema = table.schema();
         Schema withPosition = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
         int positionField = schema.columns().size();
+        String mapping = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
         RowDataFileTaskReader reader =
                 new RowDataFileTaskReader(
-                        schema, withPosition, null, true, table.io(), table.encryption());
+                        schema,
+                        withPosition,
+                        mapping == null ? null : NameMappingParser.fromJson(mapping),
+                        true,
+                        table.io(),
+                        table.encryption());
         PartitionSpec spec = task.spec();
         StructLike partition = spec.isUnpartitioned() ? null : task.file().partition();
         DataWriter<RowData> writer =
