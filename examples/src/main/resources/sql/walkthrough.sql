@@ -72,6 +72,16 @@ SELECT * FROM upsert_sample;
 SELECT operation, summary['added-records'] AS added_records FROM `sample$snapshots`;
 SELECT `partition`, record_count FROM `sample$files`;
 
+-- Row-level DELETE and UPDATE (batch mode): one validated snapshot per statement; format v2
+-- writes position deletes, v3 deletion vectors, v1 rewrites the files it changes.
+CREATE TABLE orders (id BIGINT, status STRING, amount INT) WITH ('format-version'='2');
+INSERT INTO orders VALUES (1, 'open', 10), (2, 'open', 20), (3, 'cancelled', 30);
+DELETE FROM orders WHERE status = 'cancelled';
+UPDATE orders SET status = 'shipped', amount = amount + 1 WHERE id = 2;
+SELECT * FROM orders;
+SELECT operation AS orders_operation FROM `orders$snapshots`;
+DROP TABLE orders;
+
 -- Streaming read: the current table, then every new snapshot (stopped after 3 rows here).
 SET 'execution.runtime-mode' = 'streaming';
 SET 'table.dynamic-table-options.enabled' = 'true';

@@ -51,6 +51,11 @@ class SqlWalkthroughITCase {
         assertThat(rowsOf(executed, "SELECT `partition`"))
                 .extracting(row -> ((Row) row.getField(0)).getField(0) + "=" + row.getField(1))
                 .containsExactlyInAnyOrder("a=1", "b=1", "c=1");
+        // DELETE removed the cancelled order, UPDATE changed order 2: one snapshot each.
+        assertThat(rowsOf(executed, "SELECT * FROM orders"))
+                .containsExactlyInAnyOrder(Row.of(1L, "open", 10), Row.of(2L, "shipped", 21));
+        assertThat(rowsOf(executed, "SELECT operation AS orders_operation"))
+                .containsExactly(Row.of("append"), Row.of("delete"), Row.of("overwrite"));
         // The streaming read: the current table, then cancelled after the 3 rows.
         assertThat(rowsOf(executed, "SELECT * FROM sample /*+ OPTIONS('streaming'='true'"))
                 .extracting(row -> row.getField(0))

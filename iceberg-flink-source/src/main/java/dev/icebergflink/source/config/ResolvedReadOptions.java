@@ -129,6 +129,42 @@ record ResolvedReadOptions(
                 changelogMode);
     }
 
+    /**
+     * These options reading exactly {@code id} (a batch read of that snapshot): the statement-level
+     * pin of row-level {@code DELETE}/{@code UPDATE}, whose writes are validated against commits
+     * made after the snapshot they read.
+     */
+    ResolvedReadOptions withSnapshotId(long id) {
+        return new ResolvedReadOptions(
+                id,
+                tag,
+                branch,
+                asOfTimestamp,
+                startSnapshotId,
+                startSnapshotTimestamp,
+                endSnapshotId,
+                startTag,
+                endTag,
+                streaming,
+                startingStrategy,
+                startingStrategyExplicit,
+                monitorInterval,
+                includeColumnStats,
+                maxPlanningSnapshotCount,
+                maxAllowedPlanningFailures,
+                watermarkColumnTimeUnit,
+                nameMapping,
+                planParallelism,
+                splitPlanningPageSize,
+                skipOverwriteSnapshots,
+                skipDeleteSnapshots,
+                splitSize,
+                splitLookback,
+                splitOpenFileCost,
+                adaptiveSplitSize,
+                changelogMode);
+    }
+
     private static <T> T orDefault(OptionResolver options, ConnectorOption<T> option, T fallback) {
         return options.getOptional(option).orElse(fallback);
     }

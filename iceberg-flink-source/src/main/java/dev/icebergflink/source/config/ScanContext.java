@@ -178,6 +178,37 @@ public final class ScanContext implements Serializable {
     }
 
     /**
+     * This plan reading exactly the snapshot {@code id} of the table, with the table schema it
+     * already has (the schema of the table's current state, which the pinned snapshot is when SQL
+     * pins the snapshot of a row-level {@code DELETE}/{@code UPDATE}).
+     *
+     * @throws IllegalArgumentException when the plan already reads another snapshot, tag, branch,
+     *     timestamp or range, or reads a stream
+     */
+    public ScanContext withSnapshotId(long id) {
+        if (options.streaming()
+                || (options.snapshotId() != null && options.snapshotId() != id)
+                || options.tag() != null
+                || options.branch() != null
+                || options.asOfTimestamp() != null
+                || options.startSnapshotId() != null
+                || options.startSnapshotTimestamp() != null
+                || options.endSnapshotId() != null
+                || options.startTag() != null
+                || options.endTag() != null) {
+            throw new IllegalArgumentException(
+                    "the read options select another snapshot or a stream (options '"
+                            + FlinkReadOptions.SNAPSHOT_ID.key()
+                            + "', 'tag', 'branch', 'as-of-timestamp', 'start-*', 'end-*',"
+                            + " 'streaming'); remove them to read the current snapshot");
+        }
+        ScanContext derived =
+                new ScanContext(options.withSnapshotId(id), explicitKeys, tableSchema, query());
+        ScanContextValidation.validateQuery(derived);
+        return derived;
+    }
+
+    /**
      * Whether the option was set explicitly (builder call, SQL hint or {@code WITH} option), not
      * taken from the Flink configuration, a table property or its default.
      */

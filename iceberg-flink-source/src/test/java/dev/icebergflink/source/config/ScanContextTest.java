@@ -76,6 +76,25 @@ class ScanContextTest {
     }
 
     @Test
+    void aPlanPinnedToASnapshotReadsExactlyIt() {
+        ScanContext pinned = resolve(Map.of()).withSnapshotId(first.snapshotId());
+        assertThat(pinned.snapshotId()).isEqualTo(first.snapshotId());
+        assertThat(pinned.mode()).isEqualTo(ReadMode.SNAPSHOT);
+        assertThat(pinned.projectedSchema()).isEqualTo(resolve(Map.of()).projectedSchema());
+
+        for (Map<String, String> other :
+                List.of(
+                        Map.of("streaming", "true"),
+                        Map.of("snapshot-id", Long.toString(table.currentSnapshot().snapshotId())),
+                        Map.of("branch", "main"))) {
+            assertThatThrownBy(() -> resolve(other).withSnapshotId(first.snapshotId()))
+                    .as("%s", other)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("remove them to read the current snapshot");
+        }
+    }
+
+    @Test
     void explicitOptionsAreToldApartFromTheFlinkConfiguration() {
         Configuration conf = new Configuration();
         conf.setString(FlinkReadOptions.CONFIG_PREFIX + "split-size", "1024");

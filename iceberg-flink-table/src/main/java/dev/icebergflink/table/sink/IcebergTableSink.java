@@ -7,6 +7,8 @@ import dev.icebergflink.sink.SinkPlan;
 import dev.icebergflink.sink.WriteModeRules;
 import dev.icebergflink.sink.WriteRuleViolation;
 import dev.icebergflink.table.compat.ChangelogModes;
+import dev.icebergflink.table.dml.DmlOperation;
+import dev.icebergflink.table.dml.RowLevelWrite;
 import dev.icebergflink.table.staging.TableStaging;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,17 +19,21 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.StagedTable;
 import org.apache.flink.table.catalog.TableDistribution;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.RowLevelModificationScanContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.connector.sink.abilities.SupportsBucketing;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.table.connector.sink.abilities.SupportsRowLevelDelete;
+import org.apache.flink.table.connector.sink.abilities.SupportsRowLevelUpdate;
 import org.apache.flink.table.connector.sink.abilities.SupportsStaging;
 import org.apache.flink.table.connector.sink.abilities.SupportsTruncate;
 import org.apache.flink.table.data.RowData;
@@ -59,6 +65,10 @@ import org.apache.iceberg.expressions.Expressions;
  *
  * <p>{@code TRUNCATE TABLE} removes every data file in one snapshot ({@link #executeTruncation}).
  *
+ * <p>{@code DELETE FROM t WHERE ...} and {@code UPDATE t SET ... WHERE ...} (batch mode) write
+ * position deletes, deletion vectors or rewritten files and commit once per statement ({@link
+ * RowLevelWrite}, package {@code dev.icebergflink.table.dml}).
+ *
  * <p>Rows arrive in the declared column types (e.g. {@code TINYINT}, {@code CHAR(n)} over Iceberg
  * {@code int} and {@code string}); the sink writes them as the Iceberg column types.
  *
@@ -74,7 +84,9 @@ public final class IcebergTableSink
                 SupportsOverwrite,
                 SupportsBucketing,
                 SupportsTruncate,
-                SupportsStaging {
+                SupportsStaging,
+                SupportsRowLevelDelete,
+                SupportsRowLevelUpdate {
 
     private final TableLoader loader;
     private final RowType declared;
@@ -96,6 +108,9 @@ public final class IcebergTableSink
      * was insert-only; null while none was seen (see {@link #recordQueryChangelogMode}).
      */
     private Boolean queryInsertOnly;
+
+    /** The row-level {@code DELETE}/{@code UPDATE} this sink runs, or null for an INSERT. */
+    private RowLevelWrite rowLevelWrite;
 
     /**
      * @param loader the loader of the Iceberg table
@@ -151,10 +166,15 @@ public final class IcebergTableSink
         this.overwrite = other.overwrite;
         this.staticPartition = new LinkedHashMap<>(other.staticPartition);
         this.queryInsertOnly = other.queryInsertOnly;
+        this.rowLevelWrite = other.rowLevelWrite;
     }
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+        if (rowLevelWrite != null) {
+            // the planner marks deleted rows DELETE and changed rows UPDATE_AFTER
+            return ChangelogMode.all();
+        }
         recordQueryChangelogMode(requestedMode);
         if (overwriting() || settings.bulkInsert()) {
             return ChangelogMode.insertOnly();
@@ -175,6 +195,9 @@ public final class IcebergTableSink
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+        if (rowLevelWrite != null) {
+            return rowLevelWrite.runtimeProvider();
+        }
         IcebergSink sink = createSink();
         Integer parallelism = settings.writeParallelism();
         if (!sink.operatorUids()) {
@@ -369,6 +392,38 @@ public final class IcebergTableSink
                             "Cannot truncate table %s: %s", settings.tableName(), e.getMessage()),
                     e);
         }
+    }
+
+    @Override
+    public RowLevelDeleteInfo applyRowLevelDelete(RowLevelModificationScanContext context) {
+        rowLevelWrite = planRowLevelWrite(DmlOperation.DELETE, List.of(), context);
+        return rowLevelWrite.deleteInfo();
+    }
+
+    @Override
+    public RowLevelUpdateInfo applyRowLevelUpdate(
+            List<Column> updatedColumns, RowLevelModificationScanContext context) {
+        rowLevelWrite = planRowLevelWrite(DmlOperation.UPDATE, updatedColumns, context);
+        return rowLevelWrite.updateInfo();
+    }
+
+    private RowLevelWrite planRowLevelWrite(
+            DmlOperation operation,
+            List<Column> updatedColumns,
+            RowLevelModificationScanContext context) {
+        return RowLevelWrite.plan(
+                settings.tableName(),
+                loader,
+                settings.table(),
+                settings.formatVersion(),
+                declared,
+                settings.primaryKey(),
+                settings.upsert(),
+                settings.writeConf().branch(),
+                streamingMode,
+                operation,
+                updatedColumns,
+                context);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.icebergflink.source.IcebergSourceAssembly;
 import dev.icebergflink.source.planning.SplitPlanner;
 import dev.icebergflink.source.reader.ReadMetadataColumn;
 import dev.icebergflink.table.FlinkConfigOptions;
+import dev.icebergflink.table.dml.RowLevelScanContext;
 import dev.icebergflink.table.lookup.LookupKeys;
 import dev.icebergflink.table.lookup.LookupRuntimes;
 import dev.icebergflink.table.lookup.LookupSettings;
@@ -23,6 +24,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.RowLevelModificationScanContext;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
@@ -31,6 +33,7 @@ import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata;
+import org.apache.flink.table.connector.source.abilities.SupportsRowLevelModificationScan;
 import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.ResolvedExpression;
@@ -74,14 +77,15 @@ public final class IcebergTableSource
                 SupportsFilterPushDown,
                 SupportsLimitPushDown,
                 SupportsSourceWatermark,
-                SupportsReadingMetadata {
+                SupportsReadingMetadata,
+                SupportsRowLevelModificationScan {
 
     private final String tableName;
     private final TableLoader loader;
     private final Table table;
     private final Schema icebergSchema;
     private final RowType declared;
-    private final dev.icebergflink.source.config.ScanContext plan;
+    private dev.icebergflink.source.config.ScanContext plan;
     private final ReadableConfig flinkConfig;
     private final Integer scanParallelism;
     private final String rowtimeColumn;
@@ -93,6 +97,7 @@ public final class IcebergTableSource
     private long limit = -1;
     private boolean sourceWatermark;
     private List<ReadMetadataColumn> metadata = List.of();
+    private RowLevelScanContext rowLevelScan;
 
     /**
      * @param tableName the table, for messages and the operator name
@@ -148,6 +153,7 @@ public final class IcebergTableSource
         this.limit = other.limit;
         this.sourceWatermark = other.sourceWatermark;
         this.metadata = other.metadata;
+        this.rowLevelScan = other.rowLevelScan;
     }
 
     @Override
@@ -362,6 +368,9 @@ public final class IcebergTableSource
                                 filters.add(expression);
                             });
         }
+        if (rowLevelScan != null) {
+            rowLevelScan.useFilters(filters);
+        }
         return Result.of(accepted, flinkFilters);
     }
 
@@ -423,6 +432,32 @@ public final class IcebergTableSource
     /** The limit pushed so far, or -1. */
     long pushedLimit() {
         return limit;
+    }
+
+    /**
+     * The scan of a row-level {@code DELETE}/{@code UPDATE}: pins the table's snapshot as loaded
+     * while planning (the read uses exactly it) and hands it, with the filters pushed later, to the
+     * statement's sink, which validates its commit against everything committed after it.
+     */
+    @Override
+    public RowLevelModificationScanContext applyRowLevelModificationScan(
+            RowLevelModificationType type, RowLevelModificationScanContext previousContext) {
+        RowLevelScanContext context =
+                RowLevelScanContext.pin(tableName, table, type, previousContext);
+        if (context.snapshotId() != null) {
+            try {
+                plan = plan.withSnapshotId(context.snapshotId());
+            } catch (IllegalArgumentException e) {
+                throw new ValidationException(
+                        String.format(
+                                "Table %s: %s reads the table's current snapshot, but %s",
+                                tableName, type, e.getMessage()),
+                        e);
+            }
+        }
+        context.useFilters(filters);
+        this.rowLevelScan = context;
+        return context;
     }
 
     @Override

@@ -11,8 +11,12 @@ import java.util.stream.Collectors;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.types.Row;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.catalog.ViewCatalog;
+import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -66,6 +70,48 @@ class JdbcCatalogOnHdfsITCase extends CatalogWarehouseITCaseBase {
         exec(env, "DROP VIEW jdbc_views.v_db.v");
         assertThat(iceberg.viewExists(view)).isFalse();
         exec(env, "DROP DATABASE jdbc_views.v_db CASCADE");
+    }
+
+    /**
+     * Row-level DELETE and UPDATE commit through the JDBC catalog with files on HDFS (format v3:
+     * deletion vectors, one per data file after two statements on the same file).
+     */
+    @Test
+    void deleteAndUpdateCommitThroughTheJdbcCatalog() throws Exception {
+        TableEnvironment env = batchEnv();
+        Map<String, String> options = new LinkedHashMap<>(catalogOptions());
+        options.put("type", "iceberg");
+        options.put("hadoop.dfs.replication", "1");
+        exec(
+                env,
+                "CREATE CATALOG jdbc_dml WITH (%s)",
+                options.entrySet().stream()
+                        .map(e -> "'" + e.getKey() + "'='" + e.getValue() + "'")
+                        .collect(Collectors.joining(", ")));
+        exec(env, "CREATE DATABASE jdbc_dml.dml_db");
+        exec(
+                env,
+                "CREATE TABLE jdbc_dml.dml_db.t (id BIGINT, data STRING) WITH"
+                        + " ('format-version'='3')");
+        exec(env, "INSERT INTO jdbc_dml.dml_db.t VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+        exec(env, "DELETE FROM jdbc_dml.dml_db.t WHERE id = 2");
+        exec(env, "UPDATE jdbc_dml.dml_db.t SET data = 'z' WHERE id = 3");
+        assertThat(rows(env, "SELECT * FROM jdbc_dml.dml_db.t"))
+                .containsExactlyInAnyOrder(Row.of(1L, "a"), Row.of(3L, "z"));
+
+        FlinkCatalog catalog = (FlinkCatalog) env.getCatalog("jdbc_dml").orElseThrow();
+        Table table =
+                catalog.catalogLoader()
+                        .loadCatalog()
+                        .loadTable(catalog.toIdentifier(new ObjectPath("dml_db", "t")));
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            for (FileScanTask task : tasks) {
+                assertThat(task.deletes()).hasSizeLessThanOrEqualTo(1);
+                assertThat(task.deletes())
+                        .allSatisfy(d -> assertThat(d.format()).isEqualTo(FileFormat.PUFFIN));
+            }
+        }
+        exec(env, "DROP DATABASE jdbc_dml.dml_db CASCADE");
     }
 
     @Override
