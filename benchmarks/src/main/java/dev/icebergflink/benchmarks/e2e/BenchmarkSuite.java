@@ -2,11 +2,8 @@ package dev.icebergflink.benchmarks.e2e;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -87,7 +84,7 @@ public final class BenchmarkSuite {
             }
         } finally {
             if (temporary) {
-                deleteRecursively(workDir);
+                WorkloadChild.deleteRecursively(workDir);
             }
         }
         List<WorkloadSummary> summaries = WorkloadSummary.of(lines);
@@ -178,29 +175,5 @@ public final class BenchmarkSuite {
                             s.peakRssMb()));
         }
         return table.toString();
-    }
-
-    /** Deletes a directory tree; nothing when it does not exist. */
-    static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        Files.walkFileTree(
-                root,
-                new SimpleFileVisitor<>() {
-                    @Override
-                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-                            throws IOException {
-                        Files.delete(file);
-                        return FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult postVisitDirectory(Path dir, IOException e)
-                            throws IOException {
-                        Files.delete(dir);
-                        return FileVisitResult.CONTINUE;
-                    }
-                });
     }
 }

@@ -1,7 +1,5 @@
 package dev.icebergflink.benchmarks.e2e;
 
-import dev.icebergflink.CatalogLoader;
-import dev.icebergflink.TableLoader;
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,12 +18,15 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * The tables of one suite run: a Hadoop catalog {@code lake} on a local warehouse directory with
- * the namespace {@code db}. The read workloads share one source table per format ({@code
- * db.source_parquet} ...), written once by the generic writer and reused by every run.
+ * the namespace {@code db}, opened through Iceberg core only, so that the launcher of Iceberg's own
+ * connector uses the same class; each side loads tables for its connector with its own loaders. The
+ * read workloads share one source table per format ({@code db.source_parquet} ...), written once by
+ * the generic writer and reused by every run.
  */
 final class BenchmarkTables {
 
@@ -33,17 +34,14 @@ final class BenchmarkTables {
     static final String NAMESPACE = "db";
 
     private final Path warehouse;
-    private final CatalogLoader catalogLoader;
     private final Catalog catalog;
 
     BenchmarkTables(Path warehouse) {
         this.warehouse = warehouse;
-        this.catalogLoader =
-                CatalogLoader.hadoop(
-                        CATALOG,
-                        new org.apache.hadoop.conf.Configuration(),
-                        Map.of("warehouse", warehouse.toUri().toString()));
-        this.catalog = catalogLoader.loadCatalog();
+        HadoopCatalog hadoop = new HadoopCatalog();
+        hadoop.setConf(new org.apache.hadoop.conf.Configuration());
+        hadoop.initialize(CATALOG, Map.of("warehouse", warehouseUri()));
+        this.catalog = hadoop;
         SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
         if (!namespaces.namespaceExists(Namespace.of(NAMESPACE))) {
             namespaces.createNamespace(Namespace.of(NAMESPACE));
@@ -52,11 +50,6 @@ final class BenchmarkTables {
 
     Path warehouse() {
         return warehouse;
-    }
-
-    /** The loader of the catalog {@code lake}, for sinks that load tables themselves. */
-    CatalogLoader catalogLoader() {
-        return catalogLoader;
     }
 
     /** The warehouse URI, as SQL's CREATE CATALOG wants it. */
@@ -70,7 +63,12 @@ final class BenchmarkTables {
 
     /** A table name for a workload's run: its id with underscores. */
     static String tableName(Workload workload, int run) {
-        return workload.id().replace('-', '_') + "_r" + run;
+        return tableName(workload.id(), run);
+    }
+
+    /** A table name for a run of what {@code label} names: the label with underscores. */
+    static String tableName(String label, int run) {
+        return label.replace('-', '_') + "_r" + run;
     }
 
     /** The name of the shared source table of a format. */
@@ -109,10 +107,6 @@ final class BenchmarkTables {
     /** Drops a table and its files, to keep the warehouse small between runs. */
     void drop(String name) {
         catalog.dropTable(identifier(name), true);
-    }
-
-    TableLoader loader(String name) {
-        return TableLoader.fromCatalog(catalogLoader, identifier(name));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.icebergflink.benchmarks.e2e;
 
+import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.TableLoader;
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import dev.icebergflink.sink.IcebergSink;
@@ -7,24 +8,13 @@ import dev.icebergflink.sink.dynamic.DynamicIcebergSink;
 import dev.icebergflink.source.ChangelogReadMode;
 import dev.icebergflink.source.IcebergSource;
 import java.util.List;
-import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.api.common.RuntimeExecutionMode;
+import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ExecutionOptions;
-import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.api.TableResult;
-import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
-import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
@@ -37,14 +27,9 @@ import org.apache.iceberg.util.SnapshotUtil;
  * local MiniCluster with parallelism 2 in batch mode (or the generic limit on one thread per core)
  * and checks the answer, throwing {@link WrongAnswerException} when it is wrong.
  */
-final class WorkloadRunner {
+final class WorkloadRunner extends WorkloadJobs {
 
-    /** The parallelism of every Flink job of the suite. */
-    static final int PARALLELISM = 2;
-
-    private final BenchmarkTables tables;
-    private final BenchmarkRows data;
-    private final long rows;
+    private final CatalogLoader catalogLoader;
 
     /**
      * @param tables the tables of this suite run
@@ -52,14 +37,25 @@ final class WorkloadRunner {
      * @param rows how many rows (ids {@code [0, rows)})
      */
     WorkloadRunner(BenchmarkTables tables, BenchmarkRows data, long rows) {
-        this.tables = tables;
-        this.data = data;
-        this.rows = rows;
+        super(tables, data, rows, "");
+        this.catalogLoader = catalogLoader(tables);
     }
 
-    /** The rows the upsert rewrites: every fourth id, so a quarter of the table. */
-    static long upsertRows(long rows) {
-        return (rows + 3) / 4;
+    /** Our loader of the suite's catalog {@code lake}. */
+    static CatalogLoader catalogLoader(BenchmarkTables tables) {
+        return CatalogLoader.hadoop(
+                BenchmarkTables.CATALOG,
+                new org.apache.hadoop.conf.Configuration(),
+                Map.of("warehouse", tables.warehouseUri()));
+    }
+
+    /** Our loader of a table of the suite's catalog. */
+    static TableLoader loader(BenchmarkTables tables, String name) {
+        return TableLoader.fromCatalog(catalogLoader(tables), BenchmarkTables.identifier(name));
+    }
+
+    private TableLoader loader(String name) {
+        return TableLoader.fromCatalog(catalogLoader, BenchmarkTables.identifier(name));
     }
 
     Measurement run(Workload workload, int run) throws Exception {
@@ -110,18 +106,11 @@ final class WorkloadRunner {
     }
 
     private Measurement limitWrite(Workload workload, int run) {
-        String name = BenchmarkTables.tableName(workload, run);
+        String name = tableName(workload, run);
         Table table = tables.create(name, spec(workload), workload.format(), 2);
         Measurement.Stopwatch watch = Measurement.start();
         GenericLimits.write(table, data, rows);
         return writeResult(workload, name, watch.stop());
-    }
-
-    /** The partitioned workloads' tables are partitioned by the 16-value category. */
-    private static PartitionSpec spec(Workload workload) {
-        return workload.kind().partitioned()
-                ? PartitionSpec.builderFor(BenchmarkRows.SCHEMA).identity("category").build()
-                : PartitionSpec.unpartitioned();
     }
 
     private Measurement limitRead(FileFormat format) {
@@ -135,34 +124,20 @@ final class WorkloadRunner {
 
     private Measurement append(Workload workload, int run, DistributionMode distribution)
             throws Exception {
-        String name = BenchmarkTables.tableName(workload, run);
+        String name = tableName(workload, run);
         tables.create(name, spec(workload), workload.format(), 2);
         StreamExecutionEnvironment env = environment();
         GeneratedRows.stream(env, data, rows, 1)
                 .sinkTo(
                         IcebergSink.forRowData()
-                                .tableLoader(tables.loader(name))
+                                .tableLoader(loader(name))
                                 .distributionMode(distribution)
                                 .build());
         return writeResult(workload, name, execute(env, workload.id()));
     }
 
-    private Measurement sqlInsert(Workload workload, int run) throws Exception {
-        String name = BenchmarkTables.tableName(workload, run);
-        tables.create(name, PartitionSpec.unpartitioned(), workload.format(), 2);
-        StreamExecutionEnvironment env = environment();
-        StreamTableEnvironment tableEnv = tableEnvironment(env);
-        tableEnv.createTemporaryView(
-                "generated", tableEnv.fromDataStream(GeneratedRows.stream(env, data, rows, 1)));
-        Measurement.Stopwatch watch = Measurement.start();
-        TableResult result =
-                tableEnv.executeSql("INSERT INTO " + qualified(name) + " SELECT * FROM generated");
-        JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get();
-        return writeResult(workload, name, watch.stop(job.getNetRuntime() / 1000.0));
-    }
-
     private Measurement upsert(Workload workload, int run) throws Exception {
-        String name = BenchmarkTables.tableName(workload, run);
+        String name = tableName(workload, run);
         Table table =
                 tables.create(
                         name,
@@ -177,7 +152,7 @@ final class WorkloadRunner {
         GeneratedRows.stream(env, updates, updated, 4)
                 .sinkTo(
                         IcebergSink.forRowData()
-                                .tableLoader(tables.loader(name))
+                                .tableLoader(loader(name))
                                 .upsert(true)
                                 .upsertUniqueKeys(workload == Workload.UPSERT_UNIQUE_KEYS)
                                 .equalityFieldColumns(List.of("id"))
@@ -207,7 +182,7 @@ final class WorkloadRunner {
      * through it rather than measure the write path.
      */
     private Measurement dynamicAppend(Workload workload, int run) throws Exception {
-        String prefix = BenchmarkTables.tableName(workload, run);
+        String prefix = tableName(workload, run);
         List<String> names = DynamicRouting.tableNames(prefix, workload.tables());
         for (String name : names) {
             tables.create(name, PartitionSpec.unpartitioned(), workload.format(), 2);
@@ -215,7 +190,7 @@ final class WorkloadRunner {
         StreamExecutionEnvironment env = environment();
         DynamicIcebergSink.forInput(GeneratedRows.stream(env, data, rows, 1))
                 .generator(new DynamicRouting.Generator(prefix, workload.tables()))
-                .catalogLoader(tables.catalogLoader())
+                .catalogLoader(catalogLoader)
                 .writeParallelism(PARALLELISM)
                 .append();
         Measurement.Span span = execute(env, workload.id());
@@ -246,7 +221,7 @@ final class WorkloadRunner {
         StreamExecutionEnvironment env = environment();
         String counter = "scan-" + System.nanoTime();
         env.fromSource(
-                        IcebergSource.forRowData().tableLoader(tables.loader(name)).build(),
+                        IcebergSource.forRowData().tableLoader(loader(name)).build(),
                         WatermarkStrategy.noWatermarks(),
                         "iceberg source",
                         InternalTypeInfo.of(BenchmarkRows.ROW_TYPE))
@@ -262,7 +237,7 @@ final class WorkloadRunner {
      * deletes live.
      */
     private Measurement eqDeleteScan(Workload workload, int run) throws Exception {
-        String name = BenchmarkTables.tableName(workload, run);
+        String name = tableName(workload, run);
         Table table = UpsertedTable.create(tables, name, workload.formatVersion(), data, rows);
         if (UpsertedTableCheck.liveEqualityDeletes(table) == 0) {
             throw new WrongAnswerException(
@@ -279,13 +254,12 @@ final class WorkloadRunner {
      * equality delete is left and the rows are unchanged, and measures the same full scan.
      */
     private Measurement eqDeleteRewrittenScan(Workload workload, int run) throws Exception {
-        String name = BenchmarkTables.tableName(workload, run);
+        String name = tableName(workload, run);
         Table table = UpsertedTable.create(tables, name, workload.formatVersion(), data, rows);
         UpsertedTableCheck check = new UpsertedTableCheck(data, rows);
         check.checkRows(table, "before the conversion");
         long equalityDeletes = UpsertedTableCheck.liveEqualityDeletes(table);
-        EqualityDeleteRewrite.Result rewrite =
-                EqualityDeleteRewrite.run(tables.loader(name), PARALLELISM);
+        EqualityDeleteRewrite.Result rewrite = EqualityDeleteRewrite.run(loader(name), PARALLELISM);
         // to the child's log: the suite reads only stdout
         System.err.printf(
                 java.util.Locale.ROOT,
@@ -315,12 +289,12 @@ final class WorkloadRunner {
      * is. Its rows are the emitted changes; the answer check counts both kinds.
      */
     private Measurement changelogRead(Workload workload, int run) throws Exception {
-        String name = BenchmarkTables.tableName(workload, run);
+        String name = tableName(workload, run);
         Table table = UpsertedTable.create(tables, name, workload.formatVersion(), data, rows);
         long initialLoad = SnapshotUtil.oldestAncestor(table).snapshotId();
         IcebergSource<RowData> source =
                 IcebergSource.forRowData()
-                        .tableLoader(tables.loader(name))
+                        .tableLoader(loader(name))
                         .changelogMode(ChangelogReadMode.ALL)
                         .startSnapshotId(initialLoad)
                         .build();
@@ -355,7 +329,7 @@ final class WorkloadRunner {
         Table table = tables.source(FileFormat.PARQUET, data, rows);
         StreamExecutionEnvironment env = environment();
         String counter = "scan-projected-filtered-" + System.nanoTime();
-        TableLoader loader = tables.loader(BenchmarkTables.sourceTableName(FileFormat.PARQUET));
+        TableLoader loader = loader(BenchmarkTables.sourceTableName(FileFormat.PARQUET));
         env.fromSource(
                         IcebergSource.forRowData()
                                 .tableLoader(loader)
@@ -379,138 +353,4 @@ final class WorkloadRunner {
                 CountingSink.count(counter));
         return readResult(table, span);
     }
-
-    private Measurement sqlCount() throws Exception {
-        Table table = tables.source(FileFormat.PARQUET, data, rows);
-        SqlAnswer answer =
-                query(
-                        "SELECT COUNT(*) FROM "
-                                + qualified(BenchmarkTables.sourceTableName(FileFormat.PARQUET)));
-        expectCount("sql-count", rows, answer.rows.isEmpty() ? -1 : number(answer.rows.get(0), 0));
-        return readResult(table, answer.span);
-    }
-
-    private Measurement sqlFilter() throws Exception {
-        Table table = tables.source(FileFormat.PARQUET, data, rows);
-        SqlAnswer answer =
-                query(
-                        "SELECT category, COUNT(*) AS n, SUM(price) AS total FROM "
-                                + qualified(BenchmarkTables.sourceTableName(FileFormat.PARQUET))
-                                + " WHERE quantity < "
-                                + BenchmarkRows.FILTER_QUANTITY
-                                + " GROUP BY category");
-        long count = 0;
-        for (Row row : answer.rows) {
-            count += number(row, 1);
-        }
-        expectCount("sql-filter (sum of the per-category counts)", data.filteredCount(rows), count);
-        if (answer.rows.size() > BenchmarkRows.CATEGORIES) {
-            throw new WrongAnswerException(
-                    "sql-filter: "
-                            + answer.rows.size()
-                            + " groups, at most "
-                            + BenchmarkRows.CATEGORIES
-                            + " categories exist");
-        }
-        return readResult(table, answer.span);
-    }
-
-    private SqlAnswer query(String sql) throws Exception {
-        StreamTableEnvironment tableEnv = tableEnvironment(environment());
-        Measurement.Stopwatch watch = Measurement.start();
-        TableResult result = tableEnv.executeSql(sql);
-        JobClient client = result.getJobClient().orElseThrow();
-        List<Row> answerRows = new java.util.ArrayList<>();
-        try (CloseableIterator<Row> it = result.collect()) {
-            it.forEachRemaining(answerRows::add);
-        }
-        double seconds;
-        try {
-            seconds = client.getJobExecutionResult().get().getNetRuntime() / 1000.0;
-        } catch (Exception e) {
-            // the per-job cluster may be gone once the result was collected: fall back to wall time
-            seconds = watch.elapsedSeconds();
-        }
-        return new SqlAnswer(answerRows, watch.stop(seconds));
-    }
-
-    private static long number(Row row, int field) {
-        Object value = row.getField(field);
-        if (!(value instanceof Number)) {
-            throw new WrongAnswerException("Expected a number in column " + field + " of " + row);
-        }
-        return ((Number) value).longValue();
-    }
-
-    private Measurement writeResult(Workload workload, String name, Measurement.Span span) {
-        Table table = tables.load(name);
-        expectCount(
-                workload.id() + " (rows in " + name + ")",
-                rows,
-                BenchmarkTables.recordCount(table));
-        Measurement measurement =
-                new Measurement(
-                        rows,
-                        span,
-                        BenchmarkTables.fileCount(table),
-                        BenchmarkTables.fileBytes(table));
-        tables.drop(name);
-        return measurement;
-    }
-
-    private Measurement readResult(Table table, Measurement.Span span) {
-        return new Measurement(
-                rows, span, BenchmarkTables.fileCount(table), BenchmarkTables.fileBytes(table));
-    }
-
-    private static void expectCount(String what, long expected, long actual) {
-        if (expected != actual) {
-            throw new WrongAnswerException(
-                    what + ": expected " + expected + " rows, found " + actual);
-        }
-    }
-
-    private static String qualified(String table) {
-        return BenchmarkTables.CATALOG + "." + BenchmarkTables.NAMESPACE + "." + table;
-    }
-
-    private StreamTableEnvironment tableEnvironment(StreamExecutionEnvironment env) {
-        StreamTableEnvironment tableEnv = StreamTableEnvironment.create(env);
-        tableEnv.executeSql(
-                String.format(
-                        "CREATE CATALOG %s WITH ('type'='iceberg', 'catalog-type'='hadoop',"
-                                + " 'warehouse'='%s')",
-                        BenchmarkTables.CATALOG, tables.warehouseUri()));
-        return tableEnv;
-    }
-
-    /**
-     * The managed memory of the local TaskManager: what a TaskManager of Flink's default process
-     * size (1728m) gets, 0.4 of its Flink memory. The local default of 128m would make batch sorts
-     * (the upsert's keyed sort) spill to disk where a cluster's would not.
-     */
-    static final MemorySize MANAGED_MEMORY = MemorySize.parse("512m");
-
-    static StreamExecutionEnvironment environment() {
-        Configuration conf = new Configuration();
-        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MANAGED_MEMORY);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(PARALLELISM);
-        return env;
-    }
-
-    /**
-     * Runs the job; its time is the job's net runtime, its CPU and memory the process's over
-     * execute().
-     */
-    private static Measurement.Span execute(StreamExecutionEnvironment env, String name)
-            throws Exception {
-        Measurement.Stopwatch watch = Measurement.start();
-        JobExecutionResult result = env.execute(name);
-        return watch.stop(result.getNetRuntime() / 1000.0);
-    }
-
-    private record SqlAnswer(List<Row> rows, Measurement.Span span) {}
 }

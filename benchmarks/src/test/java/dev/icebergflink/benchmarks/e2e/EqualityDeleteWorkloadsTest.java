@@ -91,7 +91,8 @@ class EqualityDeleteWorkloadsTest {
                 .hasMessageContaining("still live");
 
         EqualityDeleteRewrite.Result result =
-                EqualityDeleteRewrite.run(tables.loader("t"), WorkloadRunner.PARALLELISM);
+                EqualityDeleteRewrite.run(
+                        WorkloadRunner.loader(tables, "t"), WorkloadRunner.PARALLELISM);
 
         table.refresh();
         assertThat(result.filesAdded()).isPositive();
