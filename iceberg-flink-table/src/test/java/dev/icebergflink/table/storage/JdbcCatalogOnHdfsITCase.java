@@ -42,15 +42,7 @@ class JdbcCatalogOnHdfsITCase extends CatalogWarehouseITCaseBase {
     @Test
     void viewsAreStoredInTheJdbcCatalog() throws Exception {
         TableEnvironment env = batchEnv();
-        Map<String, String> options = new LinkedHashMap<>(catalogOptions());
-        options.put("type", "iceberg");
-        options.put("hadoop.dfs.replication", "1");
-        exec(
-                env,
-                "CREATE CATALOG jdbc_views WITH (%s)",
-                options.entrySet().stream()
-                        .map(e -> "'" + e.getKey() + "'='" + e.getValue() + "'")
-                        .collect(Collectors.joining(", ")));
+        createCatalog(env, "jdbc_views");
         exec(env, "CREATE DATABASE jdbc_views.v_db");
         exec(env, "CREATE TABLE jdbc_views.v_db.t (id BIGINT, data STRING)");
         exec(env, "INSERT INTO jdbc_views.v_db.t VALUES (1, 'a'), (2, 'b')");
@@ -79,15 +71,7 @@ class JdbcCatalogOnHdfsITCase extends CatalogWarehouseITCaseBase {
     @Test
     void deleteAndUpdateCommitThroughTheJdbcCatalog() throws Exception {
         TableEnvironment env = batchEnv();
-        Map<String, String> options = new LinkedHashMap<>(catalogOptions());
-        options.put("type", "iceberg");
-        options.put("hadoop.dfs.replication", "1");
-        exec(
-                env,
-                "CREATE CATALOG jdbc_dml WITH (%s)",
-                options.entrySet().stream()
-                        .map(e -> "'" + e.getKey() + "'='" + e.getValue() + "'")
-                        .collect(Collectors.joining(", ")));
+        createCatalog(env, "jdbc_dml");
         exec(env, "CREATE DATABASE jdbc_dml.dml_db");
         exec(
                 env,
@@ -117,5 +101,18 @@ class JdbcCatalogOnHdfsITCase extends CatalogWarehouseITCaseBase {
     @Override
     protected WarehouseStorage storage() {
         return new HdfsWarehouse(HDFS);
+    }
+
+    /** Creates a catalog of this class's JDBC catalog options (files on HDFS, one replica). */
+    private void createCatalog(TableEnvironment env, String name) {
+        Map<String, String> options = new LinkedHashMap<>(catalogOptions());
+        options.put("type", "iceberg");
+        options.put("hadoop.dfs.replication", "1");
+        exec(
+                env,
+                "CREATE CATALOG " + name + " WITH (%s)",
+                options.entrySet().stream()
+                        .map(e -> "'" + e.getKey() + "'='" + e.getValue() + "'")
+                        .collect(Collectors.joining(", ")));
     }
 }
