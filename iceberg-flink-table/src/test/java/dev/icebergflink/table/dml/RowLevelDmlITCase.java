@@ -68,8 +68,8 @@ class RowLevelDmlITCase extends SqlTestBase {
         DmlTestHooks.clear();
     }
 
-    // format v3 unpartitioned (two statements on one file) runs in JdbcCatalogOnHdfsITCase, format v2
-    // partitioned also in RestCatalogDdlITCase; unpartitioned tables here and there cover v1 and v3
+    // v3 unpartitioned (two statements on one file) runs in JdbcCatalogOnHdfsITCase, v2 partitioned
+    // also in RestCatalogDdlITCase; unpartitioned tables here and there cover v1 and v3
     @ParameterizedTest(name = "format v{0}, partitioning {1}")
     @CsvSource({"1, none", "1, identity", "2, bucket", "3, identity"})
     void deleteAndUpdate(int version, String partitioning) throws Exception {
