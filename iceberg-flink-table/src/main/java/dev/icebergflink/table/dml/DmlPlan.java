@@ -49,6 +49,16 @@ public record DmlPlan(
     /** The snapshot summary key holding {@link #statementId}. */
     public static final String STATEMENT_ID_PROPERTY = "flink.dml-statement-id";
 
+    /**
+     * A loader of its own for an operator of the statement, opened; the operator closes it. (The
+     * plan's loader travels in every operator; each subtask needs an open copy.)
+     */
+    public TableLoader openLoader() {
+        TableLoader copy = loader.clone();
+        copy.open();
+        return copy;
+    }
+
     /** Whether the statement writes new rows (an {@code UPDATE}). */
     public boolean writesRows() {
         return operation == DmlOperation.UPDATE;

@@ -40,8 +40,7 @@ public final class RowLevelCommitOperator extends AbstractStreamOperator<Void>
     @Override
     public void open() throws Exception {
         super.open();
-        loader = plan.loader().clone();
-        loader.open();
+        loader = plan.openLoader();
         table = loader.loadTable();
         serializer = new DmlWriteResultSerializer(TableMetadataLookup.of(table));
         results = new ArrayList<>();

@@ -40,8 +40,7 @@ public final class RowLevelWriteOperator extends AbstractStreamOperator<byte[]>
     @Override
     public void open() throws Exception {
         super.open();
-        loader = plan.loader().clone();
-        loader.open();
+        loader = plan.openLoader();
         table = loader.loadTable();
         writer =
                 new RowLevelFileWriter(
