@@ -150,18 +150,21 @@ final class ParquetLeafWriters {
 
         @Override
         public void write(int repetitionLevel, TimestampData value) {
-            long millis = value.getMillisecond();
-            int nanoOfMilli = value.getNanoOfMillisecond();
-            switch (unit) {
-                case MILLIS:
-                    column.writeLong(repetitionLevel, millis);
-                    break;
-                case MICROS:
-                    column.writeLong(repetitionLevel, millis * 1_000L + nanoOfMilli / 1_000);
-                    break;
-                default:
-                    column.writeLong(repetitionLevel, millis * 1_000_000L + nanoOfMilli);
-            }
+            column.writeLong(repetitionLevel, inUnit(value, unit));
+        }
+    }
+
+    /** A timestamp as a count of {@code unit}s since the epoch, as Parquet stores it. */
+    static long inUnit(TimestampData value, TimeUnit unit) {
+        long millis = value.getMillisecond();
+        int nanoOfMilli = value.getNanoOfMillisecond();
+        switch (unit) {
+            case MILLIS:
+                return millis;
+            case MICROS:
+                return millis * 1_000L + nanoOfMilli / 1_000;
+            default:
+                return millis * 1_000_000L + nanoOfMilli;
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.icebergflink.data.parquet;
 
-import dev.icebergflink.data.row.RequiredFieldCheck;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -23,22 +22,17 @@ import org.apache.iceberg.types.Types;
  * <p>They extend Iceberg's {@link ParquetValueWriters} struct and repeated writers, which handle
  * definition and repetition levels and nulls; what they add is how a value is taken out of Flink's
  * containers. Field getters are created once per writer; iterators and map entries are reused
- * across values. The top-level row writer also applies the {@link RequiredFieldCheck} of the file.
+ * across values. The top-level row of a file has a writer of its own, {@link
+ * ParquetTopLevelRowWriter}.
  */
 final class ParquetNestedWriters {
 
     private ParquetNestedWriters() {}
 
-    /**
-     * A writer of the fields of a row; {@code requiredFields}, when not null, is applied to each
-     * row before any of its values is written (the top-level row of a file checks its whole tree).
-     */
+    /** A writer of the fields of a nested row. */
     static ParquetValueWriter<RowData> row(
-            Types.StructType struct,
-            RowType rowType,
-            List<ParquetValueWriter<?>> writers,
-            RequiredFieldCheck requiredFields) {
-        return new RowDataWriter(struct, rowType, writers, requiredFields);
+            Types.StructType struct, RowType rowType, List<ParquetValueWriter<?>> writers) {
+        return new RowDataWriter(struct, rowType, writers);
     }
 
     static ParquetValueWriter<ArrayData> array(
@@ -63,30 +57,14 @@ final class ParquetNestedWriters {
     /** Writes the fields of a {@link RowData}, read with getters built once from the row type. */
     private static final class RowDataWriter extends ParquetValueWriters.StructWriter<RowData> {
         private final RowData.FieldGetter[] getters;
-        private final RequiredFieldCheck requiredFields;
 
         private RowDataWriter(
-                Types.StructType struct,
-                RowType rowType,
-                List<ParquetValueWriter<?>> writers,
-                RequiredFieldCheck requiredFields) {
+                Types.StructType struct, RowType rowType, List<ParquetValueWriter<?>> writers) {
             super(struct, writers);
-            this.requiredFields =
-                    requiredFields != null && requiredFields.checksAnything()
-                            ? requiredFields
-                            : null;
             this.getters = new RowData.FieldGetter[rowType.getFieldCount()];
             for (int i = 0; i < getters.length; i++) {
                 getters[i] = RowData.createFieldGetter(rowType.getTypeAt(i), i);
             }
-        }
-
-        @Override
-        public void write(int repetitionLevel, RowData row) {
-            if (requiredFields != null) {
-                requiredFields.check(row);
-            }
-            super.write(repetitionLevel, row);
         }
 
         @Override

@@ -35,9 +35,11 @@ import org.apache.parquet.schema.PrimitiveType;
  * TIMESTAMP(3) and MULTISET columns are written into their Iceberg counterparts int, string,
  * timestamp and map&lt;T, int&gt;). The encodings follow the file schema: decimals as int32, int64
  * or fixed-length bytes by precision, timestamps in the column's annotated unit, uuid as 16 fixed
- * bytes. Float and double columns go through Iceberg's own writers so NaN counts and bounds reach
- * the file's metrics, and so do variant columns (Iceberg's {@code VariantWriterBuilder}), written
- * unshredded (metadata and value) unless the file schema shreds them.
+ * bytes. Float and double columns keep Iceberg's NaN counts and bounds in the file's metrics
+ * (Iceberg's own writers, or its metrics builders where a top-level column is written directly);
+ * variant columns go through Iceberg's {@code VariantWriterBuilder}, written unshredded (metadata
+ * and value) unless the file schema shreds them. The top-level row has a writer of its own ({@link
+ * ParquetTopLevelRowWriter}) that writes plain primitive columns straight from the row.
  */
 @Internal
 public final class ParquetRowDataWriters {
@@ -97,7 +99,12 @@ public final class ParquetRowDataWriters {
                 Types.StructType struct,
                 MessageType message,
                 List<ParquetValueWriter<?>> fieldWriters) {
-            return structWriter(struct, message, rootType, fieldWriters, requiredFields);
+            return new ParquetTopLevelRowWriter(
+                    struct,
+                    message,
+                    rootType,
+                    optionWriters(message, fieldWriters),
+                    requiredFields);
         }
 
         @Override
@@ -106,20 +113,15 @@ public final class ParquetRowDataWriters {
                 GroupType group,
                 List<ParquetValueWriter<?>> fieldWriters) {
             // Nested structs are covered by the check of the top-level row.
-            return structWriter(
+            return ParquetNestedWriters.row(
                     struct,
-                    group,
                     (RowType) flinkType(group.getId().intValue()),
-                    fieldWriters,
-                    null);
+                    optionWriters(group, fieldWriters));
         }
 
-        private ParquetValueWriter<?> structWriter(
-                Types.StructType struct,
-                GroupType group,
-                RowType rowType,
-                List<ParquetValueWriter<?>> fieldWriters,
-                RequiredFieldCheck rowCheck) {
+        /** The writers of a group's fields, each wrapped to write the field's nulls. */
+        private List<ParquetValueWriter<?>> optionWriters(
+                GroupType group, List<ParquetValueWriter<?>> fieldWriters) {
             List<ParquetValueWriter<?>> writers = new ArrayList<>(fieldWriters.size());
             for (int i = 0; i < fieldWriters.size(); i++) {
                 org.apache.parquet.schema.Type fieldType = group.getType(i);
@@ -128,7 +130,7 @@ public final class ParquetRowDataWriters {
                         ParquetValueWriters.option(
                                 fieldType, definitionLevel, fieldWriters.get(i)));
             }
-            return ParquetNestedWriters.row(struct, rowType, writers, rowCheck);
+            return writers;
         }
 
         @Override
