@@ -95,7 +95,8 @@ final class BenchmarkReport {
                         + " on Flink 2.1, through its public API, in child JVMs of its own; see"
                         + " [Against Iceberg's own Flink connector](#against-icebergs-own-flink-connector))."
                         + " Every workload runs in a fresh JVM on a local MiniCluster"
-                        + " with parallelism 2 in batch mode; the limits use one thread per core."
+                        + " with parallelism 2 in batch mode (the `stream-*` workloads in streaming"
+                        + " mode with a checkpoint every second); the limits use one thread per core."
                         + " How the suite works and how to run parts of it:"
                         + " [benchmarks/README.md](../benchmarks/README.md).\n\n");
         md.append("```bash\n./mvnw -pl benchmarks -am -Pbenchmarks -DskipTests package")
@@ -243,6 +244,8 @@ final class BenchmarkReport {
             dynamic.forEach(comparison -> md.append(comparison.markdownRow()));
             md.append("\n");
         }
+
+        md.append(new StreamingReport(lines, summaries).markdown());
 
         md.append("## Findings\n\n")
                 .append(FINDINGS_BEGIN)

@@ -111,6 +111,12 @@ public final class BenchmarkSuite {
                             + " rounds):");
             connector.forEach(comparison -> out.print(comparison.consoleLine()));
         }
+        StreamingReport streaming = new StreamingReport(lines, summaries);
+        if (!streaming.isEmpty()) {
+            out.println();
+            out.println("Streaming workloads (medians; p99 the worst round):");
+            out.print(streaming.console());
+        }
         if (options.docsDir() != null) {
             BenchmarkReport.write(
                     options.docsDir(), options, MachineInfo.current(), summaries, lines);
