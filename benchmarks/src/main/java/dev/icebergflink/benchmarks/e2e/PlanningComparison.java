@@ -33,13 +33,20 @@ import org.apache.iceberg.hadoop.HadoopTables;
  * its peak RSS. It prints the {@link PlanningLine}s and a markdown table, and writes the table to
  * {@code --markdown FILE} when given.
  *
- * <p>Options: {@code --files 100000,1000000 --runs 3 --heap 3g --work-dir DIR --markdown FILE}. The
- * benchmarks module's README has the command.
+ * <p>Options: {@code --files 100000,1000000 --runs 3 --heap 3g --child-timeout-minutes 15
+ * --work-dir DIR --markdown FILE}; a child still planning after the timeout is ended and reported
+ * as failed. The benchmarks module's README has the command.
  */
 public final class PlanningComparison {
 
     private static final int COMMITS = 10;
     private static final long SEED = 8L;
+
+    /**
+     * How long a child may plan all its runs before the comparison ends it ({@code
+     * --child-timeout-minutes}).
+     */
+    private static java.time.Duration childTimeout = java.time.Duration.ofMinutes(15);
 
     private PlanningComparison() {}
 
@@ -53,6 +60,9 @@ public final class PlanningComparison {
                             .toList();
             int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
             String heap = options.getOrDefault("heap", "3g");
+            childTimeout =
+                    java.time.Duration.ofMinutes(
+                            Long.parseLong(options.getOrDefault("child-timeout-minutes", "15")));
             Path workDir =
                     options.containsKey("work-dir")
                             ? Paths.get(options.get("work-dir"))
@@ -106,6 +116,8 @@ public final class PlanningComparison {
                     child(
                             System.getProperty("java.class.path"),
                             ScalePlanningMain.class.getName(),
+                            "ours",
+                            files,
                             heap,
                             arguments,
                             workDir.resolve("ours-" + files + ".log"),
@@ -114,6 +126,8 @@ public final class PlanningComparison {
                     child(
                             ReferenceClasspath.resolve(),
                             ReferenceClasspath.PLANNING_MAIN,
+                            "iceberg",
+                            files,
                             heap,
                             arguments,
                             workDir.resolve("iceberg-" + files + ".log"),
@@ -123,9 +137,17 @@ public final class PlanningComparison {
         return lines;
     }
 
+    /**
+     * Runs one side's child and returns its lines. A child that fails (for example out of heap at a
+     * million files) does not end the comparison: its failure is printed and becomes a {@link
+     * PlanningLine} with {@code splits = -1}, which the table shows as failed with the log's last
+     * error.
+     */
     private static List<PlanningLine> child(
             String classPath,
             String mainClass,
+            String connector,
+            int files,
             String heap,
             String[] arguments,
             Path log,
@@ -144,6 +166,20 @@ public final class PlanningComparison {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectError(log.toFile());
         Process process = builder.start();
+        // a child that thrashes in GC near its heap limit may never end on its own
+        java.util.concurrent.atomic.AtomicBoolean timedOut =
+                new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.ScheduledExecutorService watchdog =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        watchdog.schedule(
+                () -> {
+                    if (process.isAlive()) {
+                        timedOut.set(true);
+                        process.destroyForcibly();
+                    }
+                },
+                childTimeout.toSeconds(),
+                java.util.concurrent.TimeUnit.SECONDS);
         List<PlanningLine> lines = new ArrayList<>();
         try (BufferedReader reader =
                 new BufferedReader(
@@ -157,16 +193,51 @@ public final class PlanningComparison {
             }
         }
         int exit = process.waitFor();
-        if (exit != 0 || lines.isEmpty()) {
-            throw new IllegalStateException(
-                    "Planning child "
-                            + mainClass
-                            + " failed with exit code "
-                            + exit
-                            + "; see "
-                            + log);
+        watchdog.shutdownNow();
+        if (exit != 0) {
+            String error =
+                    timedOut.get()
+                            ? "no result within "
+                                    + childTimeout.toMinutes()
+                                    + " min at -Xmx"
+                                    + heap
+                                    + " (ended by the comparison)"
+                            : lastError(log);
+            out.printf(
+                    Locale.ROOT,
+                    "# %s planning of %,d files failed with exit code %d: %s (log %s)%n",
+                    connector,
+                    files,
+                    exit,
+                    error,
+                    log);
+            FAILURES.put(connector + "/" + files, error);
+            lines.add(
+                    new PlanningLine(
+                            connector, FAILED, files, lines.size() + 1, -1, 0, 0, 0, 0, -1, -1));
         }
         return lines;
+    }
+
+    /** The workload of the line that stands for a failed child. */
+    static final String FAILED = "failed";
+
+    /** The last error of each failed child, by {@code connector/files}, for the table. */
+    static final Map<String, String> FAILURES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static String lastError(Path log) {
+        try {
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            for (int i = all.size() - 1; i >= 0; i--) {
+                String line = all.get(i);
+                if (line.contains("Error") || line.contains("Exception")) {
+                    return line.trim();
+                }
+            }
+            return all.isEmpty() ? "(empty log)" : all.get(all.size() - 1).trim();
+        } catch (IOException e) {
+            return "(cannot read " + log + ")";
+        }
     }
 
     private static List<PlanningLine> runsOf(
@@ -216,6 +287,20 @@ public final class PlanningComparison {
                             })) {
                 List<PlanningLine> runsOf = runsOf(lines, files, kind[0], kind[1]);
                 if (runsOf.isEmpty()) {
+                    if (!kind[1].equals("planning-paged")
+                            && !runsOf(lines, files, kind[0], FAILED).isEmpty()) {
+                        md.append(
+                                String.format(
+                                        Locale.ROOT,
+                                        "| %,d | %s | %s | failed: %s | | | | | | | |%n",
+                                        files,
+                                        kind[0].equals("ours") ? "ours" : "Iceberg's connector",
+                                        kind[2],
+                                        FAILURES.getOrDefault(
+                                                        kind[0] + "/" + files,
+                                                        "see the child's log")
+                                                .replace("|", "/")));
+                    }
                     continue;
                 }
                 double[] seconds =

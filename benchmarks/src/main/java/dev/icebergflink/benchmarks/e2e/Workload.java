@@ -8,12 +8,12 @@ import org.apache.iceberg.FileFormat;
 
 /**
  * Every end-to-end workload, in the order the suite runs them in each round: the generator, the
- * generic limits, then the connector's writes and reads, last the reads of an upserted table before
- * and after its equality deletes are converted and the changelog read of its upserts. Each workload
- * names the reference its rows/s are compared with (a generic limit; the upsert compares with the
- * Parquet append, as its target does, and so do the dynamic sink's writes into many tables; a read
- * after the conversion with the same read before it) and its target ratio to that reference, if it
- * has one.
+ * generic limits, then the connector's writes and reads, the reads of an upserted table before and
+ * after its equality deletes are converted and the changelog read of its upserts, last the
+ * streaming workloads (checkpoint every second). Each workload names the reference its rows/s are
+ * compared with (a generic limit; the upsert compares with the Parquet append, as its target does,
+ * and so do the dynamic sink's writes into many tables; a read after the conversion with the same
+ * read before it) and its target ratio to that reference, if it has one.
  */
 public enum Workload {
     GENERATOR("generator", Kind.GENERATOR, FileFormat.PARQUET, null, 0),
