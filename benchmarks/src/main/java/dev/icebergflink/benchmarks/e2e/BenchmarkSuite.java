@@ -112,10 +112,11 @@ public final class BenchmarkSuite {
             connector.forEach(comparison -> out.print(comparison.consoleLine()));
         }
         StreamingReport streaming = new StreamingReport(lines, summaries);
-        if (!streaming.isEmpty()) {
+        String streamingLines = streaming.console();
+        if (!streamingLines.isEmpty()) {
             out.println();
             out.println("Streaming workloads (medians; p99 the worst round):");
-            out.print(streaming.console());
+            out.print(streamingLines);
         }
         if (options.docsDir() != null) {
             BenchmarkReport.write(
