@@ -202,8 +202,11 @@ final class BenchmarkReport {
                         + " full scan ≥ 0.9x the generic reader, upsert update phase ≥ 0.5x the"
                         + " append rate. Bounded upsert memory is checked by running the upsert"
                         + " at `--rows 1000000` and `--rows 10000000` with a fixed `--heap`; the"
-                        + " planning targets are measured by the JMH planning benchmark of the same"
-                        + " module.\n\n");
+                        + " planning targets are measured by the planning benchmark of the same"
+                        + " module, and planning at 100,000 and 1,000,000 files against Iceberg's"
+                        + " connector by its planning comparison (`-Pplanning-comparison`, see"
+                        + " benchmarks/README.md); the streaming workloads' freshness bound is in"
+                        + " the section on them.\n\n");
 
         if (!connector.isEmpty()) {
             md.append(connectorSection(connector));
