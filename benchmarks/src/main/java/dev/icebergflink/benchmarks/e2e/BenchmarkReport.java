@@ -95,7 +95,8 @@ final class BenchmarkReport {
                         + " on Flink 2.1, through its public API, in child JVMs of its own; see"
                         + " [Against Iceberg's own Flink connector](#against-icebergs-own-flink-connector))."
                         + " Every workload runs in a fresh JVM on a local MiniCluster"
-                        + " with parallelism 2 in batch mode; the limits use one thread per core."
+                        + " with parallelism 2 in batch mode (the `stream-*` workloads in streaming"
+                        + " mode with a checkpoint every second); the limits use one thread per core."
                         + " How the suite works and how to run parts of it:"
                         + " [benchmarks/README.md](../benchmarks/README.md).\n\n");
         md.append("```bash\n./mvnw -pl benchmarks -am -Pbenchmarks -DskipTests package")
@@ -201,8 +202,11 @@ final class BenchmarkReport {
                         + " full scan ≥ 0.9x the generic reader, upsert update phase ≥ 0.5x the"
                         + " append rate. Bounded upsert memory is checked by running the upsert"
                         + " at `--rows 1000000` and `--rows 10000000` with a fixed `--heap`; the"
-                        + " planning targets are measured by the JMH planning benchmark of the same"
-                        + " module.\n\n");
+                        + " planning targets are measured by the planning benchmark of the same"
+                        + " module, and planning at 100,000 and 1,000,000 files against Iceberg's"
+                        + " connector by its planning comparison (`-Pplanning-comparison`, see"
+                        + " benchmarks/README.md); the streaming workloads' freshness bound is in"
+                        + " the section on them.\n\n");
 
         if (!connector.isEmpty()) {
             md.append(connectorSection(connector));
@@ -243,6 +247,8 @@ final class BenchmarkReport {
             dynamic.forEach(comparison -> md.append(comparison.markdownRow()));
             md.append("\n");
         }
+
+        md.append(new StreamingReport(lines, summaries).markdown());
 
         md.append("## Findings\n\n")
                 .append(FINDINGS_BEGIN)

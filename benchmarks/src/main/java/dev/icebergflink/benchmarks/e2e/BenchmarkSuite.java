@@ -111,6 +111,13 @@ public final class BenchmarkSuite {
                             + " rounds):");
             connector.forEach(comparison -> out.print(comparison.consoleLine()));
         }
+        StreamingReport streaming = new StreamingReport(lines, summaries);
+        String streamingLines = streaming.console();
+        if (!streamingLines.isEmpty()) {
+            out.println();
+            out.println("Streaming workloads (medians; p99 the worst round):");
+            out.print(streamingLines);
+        }
         if (options.docsDir() != null) {
             BenchmarkReport.write(
                     options.docsDir(), options, MachineInfo.current(), summaries, lines);

@@ -183,6 +183,12 @@ record ConnectorComparison(
             case SQL_COUNT:
             case SQL_FILTER:
                 return "its SQL catalog, defaults";
+            case STREAM_APPEND:
+                return "`IcebergSink`, streaming, checkpoint every 1 s";
+            case STREAM_UPSERT:
+                return "`FlinkSink`, `upsert(true)`, streaming, checkpoint every 1 s";
+            case STREAM_FRESHNESS:
+                return "`IcebergSink` + `IcebergSource` `streaming(true)`, `monitorInterval` 1 s";
             default:
                 return "–";
         }

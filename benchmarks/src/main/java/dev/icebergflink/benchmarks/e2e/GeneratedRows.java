@@ -2,6 +2,7 @@ package dev.icebergflink.benchmarks.e2e;
 
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -44,5 +45,21 @@ public final class GeneratedRows implements GeneratorFunction<Long, RowData> {
                         count,
                         InternalTypeInfo.of(BenchmarkRows.ROW_TYPE));
         return env.fromSource(source, WatermarkStrategy.noWatermarks(), "generated rows");
+    }
+
+    /**
+     * Adds the generator to a job at a steady pace: {@code count} rows with ids {@code 0, 1, 2,
+     * ...}, at most {@code rowsPerSecond} in all (Flink's rate limiter shares it among the
+     * subtasks), so that a streaming job's checkpoints each commit a part of them.
+     */
+    public static DataStream<RowData> throttled(
+            StreamExecutionEnvironment env, BenchmarkRows rows, long count, double rowsPerSecond) {
+        DataGeneratorSource<RowData> source =
+                new DataGeneratorSource<>(
+                        new GeneratedRows(rows, 1),
+                        count,
+                        RateLimiterStrategy.perSecond(rowsPerSecond),
+                        InternalTypeInfo.of(BenchmarkRows.ROW_TYPE));
+        return env.fromSource(source, WatermarkStrategy.noWatermarks(), "throttled generated rows");
     }
 }

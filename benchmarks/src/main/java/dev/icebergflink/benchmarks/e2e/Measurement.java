@@ -1,5 +1,7 @@
 package dev.icebergflink.benchmarks.e2e;
 
+import java.util.Map;
+
 /**
  * What one workload run measured, before the suite relates it to a reference.
  *
@@ -7,8 +9,14 @@ package dev.icebergflink.benchmarks.e2e;
  * @param span the time, CPU time and peak memory of the measured part
  * @param files the files written or read
  * @param bytes their size
+ * @param details what the workload measured besides (see {@link ResultLine#details()})
  */
-record Measurement(long rows, Span span, long files, long bytes) {
+record Measurement(long rows, Span span, long files, long bytes, Map<String, String> details) {
+
+    /** A measurement without details. */
+    Measurement(long rows, Span span, long files, long bytes) {
+        this(rows, span, files, bytes, Map.of());
+    }
 
     /** The measured time: a Flink job's net runtime, or the wall time of a generic limit. */
     double seconds() {

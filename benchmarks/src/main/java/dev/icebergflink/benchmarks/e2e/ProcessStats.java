@@ -11,7 +11,7 @@ import java.nio.file.Paths;
  * {@code /proc/self/status}, Linux only; -1 elsewhere), which can be reset so that it covers the
  * measured part of a run only.
  */
-final class ProcessStats {
+public final class ProcessStats {
 
     private static final Path STATUS = Paths.get("/proc/self/status");
     private static final Path CLEAR_REFS = Paths.get("/proc/self/clear_refs");
@@ -19,7 +19,7 @@ final class ProcessStats {
     private ProcessStats() {}
 
     /** The CPU time of this whole process (all threads) in nanoseconds. */
-    static long cpuNanos() {
+    public static long cpuNanos() {
         java.lang.management.OperatingSystemMXBean os =
                 ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean) {
@@ -32,7 +32,7 @@ final class ProcessStats {
      * Resets the peak resident set size to the current one (Linux 4.0 and later: writing 5 to
      * {@code /proc/self/clear_refs}); does nothing where that is not possible.
      */
-    static void resetPeakRss() {
+    public static void resetPeakRss() {
         try {
             Files.writeString(CLEAR_REFS, "5");
         } catch (IOException | RuntimeException e) {
@@ -44,7 +44,7 @@ final class ProcessStats {
      * The peak resident set size of this process in MiB (since the last {@link #resetPeakRss()}),
      * or -1 when the OS does not say.
      */
-    static long peakRssMb() {
+    public static long peakRssMb() {
         try {
             for (String line : Files.readAllLines(STATUS)) {
                 if (line.startsWith("VmHWM:")) {

@@ -26,6 +26,13 @@ final class ReferenceClasspath {
     /** The launcher's main class. */
     static final String MAIN = "dev.icebergflink.benchmarks.e2e.ReferenceMain";
 
+    /**
+     * The main class of the reference's side of the planning comparison ({@link
+     * PlanningComparison}).
+     */
+    static final String PLANNING_MAIN =
+            "dev.icebergflink.benchmarks.planning.ReferencePlanningMain";
+
     static final String CLASSPATH_FILE = "reference-classpath.txt";
 
     private ReferenceClasspath() {}

@@ -20,6 +20,9 @@ import java.util.Map;
  * @param peakRssMb the peak resident set size of the child process over the measured part in MiB
  * @param ratio rows/s divided by the reference's rows/s in the same round; NaN when unknown
  * @param reference the workload the ratio compares with, or "-"
+ * @param details what a workload measures besides its rows and time, printed after the fixed keys
+ *     in insertion order (the streaming workloads' commits, freshness percentiles and scan rates);
+ *     empty for most workloads. Keys and values hold no spaces or {@code =}.
  */
 public record ResultLine(
         String workload,
@@ -31,7 +34,63 @@ public record ResultLine(
         double cpuSeconds,
         long peakRssMb,
         double ratio,
-        String reference) {
+        String reference,
+        Map<String, String> details) {
+
+    /** The line without details. */
+    public ResultLine(
+            String workload,
+            int run,
+            long rows,
+            double seconds,
+            long files,
+            long bytes,
+            double cpuSeconds,
+            long peakRssMb,
+            double ratio,
+            String reference) {
+        this(
+                workload,
+                run,
+                rows,
+                seconds,
+                files,
+                bytes,
+                cpuSeconds,
+                peakRssMb,
+                ratio,
+                reference,
+                Map.of());
+    }
+
+    /** Keeps the details in their order, unmodifiable. */
+    public ResultLine {
+        details = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(details));
+    }
+
+    /** This line with one more detail (or a new value of one). */
+    public ResultLine withDetail(String key, String value) {
+        Map<String, String> more = new LinkedHashMap<>(details);
+        more.put(key, value);
+        return new ResultLine(
+                workload,
+                run,
+                rows,
+                seconds,
+                files,
+                bytes,
+                cpuSeconds,
+                peakRssMb,
+                ratio,
+                reference,
+                more);
+    }
+
+    /** A detail as a number; NaN when the line has none of that key. */
+    public double detail(String key) {
+        String value = details.get(key);
+        return value == null ? Double.NaN : Double.parseDouble(value);
+    }
 
     /** Every result line starts with this, so it can be picked out of any output. */
     public static final String PREFIX = "BENCH ";
@@ -53,7 +112,8 @@ public record ResultLine(
                 cpuSeconds,
                 peakRssMb,
                 newRatio,
-                newReference);
+                newReference,
+                details);
     }
 
     /** The line as printed. */
@@ -73,8 +133,30 @@ public record ResultLine(
                         files,
                         bytes,
                         cpuSeconds,
-                        peakRssMb);
+                        peakRssMb)
+                + details(details);
     }
+
+    private static String details(Map<String, String> details) {
+        StringBuilder text = new StringBuilder();
+        details.forEach((key, value) -> text.append(' ').append(key).append('=').append(value));
+        return text.toString();
+    }
+
+    /** The keys every line has, in their order; any other key of a line is a detail. */
+    private static final java.util.List<String> FIXED_KEYS =
+            java.util.List.of(
+                    "workload",
+                    "run",
+                    "rows",
+                    "seconds",
+                    "rows_per_s",
+                    "ratio",
+                    "reference",
+                    "files",
+                    "bytes",
+                    "cpu_s",
+                    "peak_rss_mb");
 
     /** Whether a line of output is a result line. */
     public static boolean isResultLine(String line) {
@@ -102,6 +184,8 @@ public record ResultLine(
         }
         try {
             String ratio = required(values, "ratio", line);
+            Map<String, String> details = new LinkedHashMap<>(values);
+            details.keySet().removeAll(FIXED_KEYS);
             return new ResultLine(
                     required(values, "workload", line),
                     Integer.parseInt(required(values, "run", line)),
@@ -112,7 +196,8 @@ public record ResultLine(
                     Double.parseDouble(required(values, "cpu_s", line)),
                     Long.parseLong(required(values, "peak_rss_mb", line)),
                     ratio.equals("-") ? Double.NaN : Double.parseDouble(ratio),
-                    required(values, "reference", line));
+                    required(values, "reference", line),
+                    details);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("Malformed number in result line: " + line, e);
         }

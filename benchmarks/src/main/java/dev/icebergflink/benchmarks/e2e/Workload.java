@@ -8,12 +8,12 @@ import org.apache.iceberg.FileFormat;
 
 /**
  * Every end-to-end workload, in the order the suite runs them in each round: the generator, the
- * generic limits, then the connector's writes and reads, last the reads of an upserted table before
- * and after its equality deletes are converted and the changelog read of its upserts. Each workload
- * names the reference its rows/s are compared with (a generic limit; the upsert compares with the
- * Parquet append, as its target does, and so do the dynamic sink's writes into many tables; a read
- * after the conversion with the same read before it) and its target ratio to that reference, if it
- * has one.
+ * generic limits, then the connector's writes and reads, the reads of an upserted table before and
+ * after its equality deletes are converted and the changelog read of its upserts, last the
+ * streaming workloads (checkpoint every second). Each workload names the reference its rows/s are
+ * compared with (a generic limit; the upsert compares with the Parquet append, as its target does,
+ * and so do the dynamic sink's writes into many tables; a read after the conversion with the same
+ * read before it) and its target ratio to that reference, if it has one.
  */
 public enum Workload {
     GENERATOR("generator", Kind.GENERATOR, FileFormat.PARQUET, null, 0),
@@ -106,7 +106,23 @@ public enum Workload {
      * insert-only full scan of the same table.
      */
     CHANGELOG_READ_V2(
-            "changelog-read-v2", Kind.CHANGELOG_READ, FileFormat.PARQUET, "eqdelete-scan-v2", 0, 2);
+            "changelog-read-v2", Kind.CHANGELOG_READ, FileFormat.PARQUET, "eqdelete-scan-v2", 0, 2),
+    /**
+     * The generated rows appended by a streaming job with a checkpoint every second (each
+     * checkpoint commits), compared with the batch append of the same rows.
+     */
+    STREAM_APPEND("stream-append", Kind.STREAM_APPEND, FileFormat.PARQUET, "append-parquet", 0),
+    /**
+     * A quarter of a table's keys upserted by a streaming job with a checkpoint every second (an
+     * equality delete per row), compared with the batch upsert; the result also carries the rate of
+     * a full scan of the upserted table before and after {@code RewriteEqualityDeletes}.
+     */
+    STREAM_UPSERT("stream-upsert", Kind.STREAM_UPSERT, FileFormat.PARQUET, "upsert", 0),
+    /**
+     * A throttled streaming append read back by a streaming read of the same table in the same JVM:
+     * the time from each commit to its rows arriving in the reader.
+     */
+    STREAM_FRESHNESS("stream-freshness", Kind.STREAM_FRESHNESS, FileFormat.PARQUET, null, 0);
 
     /** What a workload does, which decides how it is prepared, run and checked. */
     public enum Kind {
@@ -132,7 +148,20 @@ public enum Workload {
         /** The same table converted by {@code RewriteEqualityDeletes} (untimed), then scanned. */
         EQDELETE_REWRITTEN_SCAN,
         /** The changes of an upserted table's upsert commits, read as a changelog. */
-        CHANGELOG_READ;
+        CHANGELOG_READ,
+        /** The generator into the sink in streaming mode with a checkpoint every second. */
+        STREAM_APPEND,
+        /**
+         * The upsert in streaming mode with a checkpoint every second, then scans of its result.
+         */
+        STREAM_UPSERT,
+        /** A throttled streaming append and a streaming read of the same table. */
+        STREAM_FRESHNESS;
+
+        /** Whether the workload's job runs in streaming mode with checkpoints. */
+        public boolean streaming() {
+            return this == STREAM_APPEND || this == STREAM_UPSERT || this == STREAM_FRESHNESS;
+        }
 
         /** Whether the workload reads a prepared source table (rather than writing one). */
         public boolean reads() {
@@ -238,9 +267,9 @@ public enum Workload {
      * Whether the workload also runs through Apache Iceberg's own Flink connector, through its
      * public API (the launcher in the {@code benchmarks-reference} module): the appends, the SQL
      * insert, the upsert (without the unique-keys promise, which Iceberg's sink does not offer),
-     * the scans and the SQL count and filter. The limits measure no connector, and the dynamic
-     * sink's, equality-delete and changelog workloads use parts that have no counterpart there to
-     * compare like with like.
+     * the scans, the SQL count and filter and the streaming workloads. The limits measure no
+     * connector, and the dynamic sink's, equality-delete and changelog workloads use parts that
+     * have no counterpart there to compare like with like.
      */
     public boolean hasConnectorReference() {
         switch (kind) {
@@ -251,6 +280,9 @@ public enum Workload {
             case SCAN_PROJECTED_FILTERED:
             case SQL_COUNT:
             case SQL_FILTER:
+            case STREAM_APPEND:
+            case STREAM_UPSERT:
+            case STREAM_FRESHNESS:
                 return true;
             case UPSERT:
                 return this == UPSERT;

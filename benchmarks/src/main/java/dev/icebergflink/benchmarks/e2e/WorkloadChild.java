@@ -120,7 +120,8 @@ final class WorkloadChild {
                 measurement.span().cpuSeconds(),
                 measurement.span().peakRssMb(),
                 Double.NaN,
-                comparedWith);
+                comparedWith,
+                measurement.details());
     }
 
     private String id(Workload workload) {

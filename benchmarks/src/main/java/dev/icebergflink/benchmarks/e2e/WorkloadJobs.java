@@ -1,8 +1,12 @@
 package dev.icebergflink.benchmarks.e2e;
 
 import dev.icebergflink.benchmarks.data.BenchmarkRows;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
@@ -11,9 +15,11 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.FileFormat;
@@ -235,4 +241,269 @@ abstract class WorkloadJobs {
     }
 
     private record SqlAnswer(List<Row> rows, Measurement.Span span) {}
+
+    // ---- the streaming workloads: the same jobs around each connector's sink and source ----
+
+    /** The checkpoint interval of the streaming workloads; every checkpoint commits. */
+    static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
+
+    /** How often the freshness workload's streaming read looks for new snapshots. */
+    static final Duration MONITOR_INTERVAL = Duration.ofSeconds(1);
+
+    /** The pace of the freshness workload's writer, in rows per second over both subtasks. */
+    static final long FRESHNESS_ROWS_PER_SECOND = 10_000;
+
+    /** The freshness workload writes at most this many seconds of rows at its pace. */
+    static final long FRESHNESS_SECONDS = 30;
+
+    /** How long the freshness workload waits for the reader to start and to see every row. */
+    private static final Duration READER_DEADLINE = Duration.ofSeconds(120);
+
+    /** The rows the freshness workload writes: {@code rows}, at most 30 s at its pace. */
+    static long freshnessRows(long rows) {
+        return Math.min(rows, FRESHNESS_ROWS_PER_SECOND * FRESHNESS_SECONDS);
+    }
+
+    /**
+     * The bound the freshness of a commit must stay within: checkpoint interval + monitor interval
+     * + 1 s.
+     */
+    static long freshnessBoundMillis() {
+        return CHECKPOINT_INTERVAL.toMillis() + MONITOR_INTERVAL.toMillis() + 1000;
+    }
+
+    /**
+     * A job environment in streaming mode with a checkpoint every {@link #CHECKPOINT_INTERVAL};
+     * otherwise as {@link #environment()}. Bounded inputs end the job after a final checkpoint,
+     * whose commit is part of the job's runtime.
+     */
+    static StreamExecutionEnvironment streamingEnvironment() {
+        Configuration conf = new Configuration();
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MANAGED_MEMORY);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(PARALLELISM);
+        env.enableCheckpointing(CHECKPOINT_INTERVAL.toMillis());
+        return env;
+    }
+
+    /** Adds the connector's appending sink (no distribution, no identifier fields) to a job. */
+    abstract void appendSink(DataStream<RowData> input, String table);
+
+    /** Adds the connector's upserting sink keyed by {@code id} to a job. */
+    abstract void upsertSink(DataStream<RowData> input, String table);
+
+    /**
+     * Adds the connector's unbounded streaming read of a table to a job (parallelism 2, every
+     * snapshot from the first, looking for new ones every {@code monitorInterval}).
+     */
+    abstract DataStream<RowData> streamingRead(
+            StreamExecutionEnvironment env, String table, Duration monitorInterval);
+
+    /**
+     * Scans every row of a table through the connector's source in a batch job into a counting sink
+     * and checks that it counted {@link #rows}.
+     */
+    abstract Measurement.Span fullScanOf(String table, String job) throws Exception;
+
+    /**
+     * Converts the table's equality deletes with the connector's maintenance and returns its
+     * seconds, or a negative number when the connector has none.
+     */
+    abstract double rewriteEqualityDeletes(String table) throws Exception;
+
+    /**
+     * The generated rows appended by a streaming job with a checkpoint every second; the answer is
+     * the table's record count, and the result carries the commits the job made.
+     */
+    Measurement streamAppend(Workload workload, int run) throws Exception {
+        String name = tableName(workload, run);
+        tables.create(
+                name,
+                BenchmarkRows.SCHEMA,
+                PartitionSpec.unpartitioned(),
+                workload.format(),
+                workload.formatVersion());
+        StreamExecutionEnvironment env = streamingEnvironment();
+        appendSink(GeneratedRows.stream(env, data, rows, 1), name);
+        Measurement.Span span = execute(env, label(workload.id()));
+        Table table = tables.load(name);
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("commits", String.valueOf(commits(table)));
+        Measurement measurement = writeResult(workload, name, span);
+        return new Measurement(
+                measurement.rows(),
+                measurement.span(),
+                measurement.files(),
+                measurement.bytes(),
+                details);
+    }
+
+    /**
+     * A quarter of the keys of a table (written untimed by the generic writer) upserted by a
+     * streaming job with a checkpoint every second, checked row by row; then, each outside the
+     * measured part but measured, a full scan of the upserted table through the connector's source
+     * and, where the connector has an equality-delete conversion, the same scan after it (the
+     * content checked again). The result's details carry the commits, the equality-delete rows the
+     * upsert left, and the scans' rows/s and CPU seconds.
+     */
+    Measurement streamUpsert(Workload workload, int run) throws Exception {
+        String name = tableName(workload, run);
+        Table table =
+                tables.create(
+                        name,
+                        BenchmarkRows.KEYED_SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        workload.format(),
+                        workload.formatVersion());
+        GenericLimits.write(table, data, rows);
+        BenchmarkRows updates = new BenchmarkRows(data.seed() + 1);
+        long updated = upsertRows(rows);
+        StreamExecutionEnvironment env = streamingEnvironment();
+        upsertSink(GeneratedRows.stream(env, updates, updated, 4), name);
+        Measurement.Span span = execute(env, label(workload.id()));
+        table.refresh();
+        StreamUpsertCheck check = new StreamUpsertCheck(data, updates, rows, updated);
+        check.check(table, label(workload.id()));
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("commits", String.valueOf(commits(table) - 1));
+        details.put("eq_delete_rows", String.valueOf(equalityDeleteRows(table)));
+        putScan(details, "scan", fullScanOf(name, label(workload.id() + " scan")));
+        double rewriteSeconds = rewriteEqualityDeletes(name);
+        if (rewriteSeconds >= 0) {
+            table.refresh();
+            if (equalityDeleteRows(table) != 0) {
+                throw new WrongAnswerException(
+                        label(workload.id())
+                                + ": equality deletes left after RewriteEqualityDeletes: "
+                                + equalityDeleteRows(table)
+                                + " rows");
+            }
+            check.check(table, label(workload.id()) + " after the rewrite");
+            details.put("rewrite_s", String.format(Locale.ROOT, "%.3f", rewriteSeconds));
+            putScan(
+                    details,
+                    "rewritten_scan",
+                    fullScanOf(name, label(workload.id() + " scan after the rewrite")));
+        }
+        Measurement measurement =
+                new Measurement(
+                        updated,
+                        span,
+                        BenchmarkTables.fileCount(table),
+                        BenchmarkTables.fileBytes(table),
+                        details);
+        tables.drop(name);
+        return measurement;
+    }
+
+    private void putScan(Map<String, String> details, String prefix, Measurement.Span scan) {
+        details.put(
+                prefix + "_rows_per_s",
+                String.format(Locale.ROOT, "%.0f", scan.seconds() > 0 ? rows / scan.seconds() : 0));
+        details.put(prefix + "_cpu_s", String.format(Locale.ROOT, "%.2f", scan.cpuSeconds()));
+    }
+
+    /**
+     * A streaming append at a steady pace ({@link #FRESHNESS_ROWS_PER_SECOND}, at most {@link
+     * #FRESHNESS_SECONDS} s of rows) with a checkpoint every second, and in the same JVM an
+     * unbounded streaming read of the same table started before it: for every commit, the time from
+     * the commit to the arrival of its last row in the reader ({@link CommitFreshness}). The
+     * writer's job ends after its final checkpoint; the reader's is cancelled once every row
+     * arrived (each exactly once, with its generated values). Its time and CPU are the writer
+     * job's, with the reader running beside it; the details carry the commits, p50, p99 and the
+     * largest latency, the bound and whether both percentiles are within it.
+     */
+    Measurement streamFreshness(Workload workload, int run) throws Exception {
+        String name = tableName(workload, run);
+        long count = freshnessRows(rows);
+        tables.create(
+                name,
+                BenchmarkRows.SCHEMA,
+                PartitionSpec.unpartitioned(),
+                workload.format(),
+                workload.formatVersion());
+        String sinkName = label("arrivals-" + System.nanoTime());
+        StreamExecutionEnvironment readEnv = streamingEnvironment();
+        streamingRead(readEnv, name, MONITOR_INTERVAL)
+                .sinkTo(new ArrivalSink(sinkName, data, count))
+                .setParallelism(PARALLELISM);
+        JobClient reader = readEnv.executeAsync(label(workload.id() + " read"));
+        ArrivalSink.Arrivals arrivals = ArrivalSink.arrivals(sinkName);
+        Measurement.Span span;
+        try {
+            // the reader's tasks run (its sink writers exist) before the first commit
+            await(() -> arrivals.writers() >= PARALLELISM, label(workload.id()) + ": reader start");
+            StreamExecutionEnvironment writeEnv = streamingEnvironment();
+            appendSink(
+                    GeneratedRows.throttled(writeEnv, data, count, FRESHNESS_ROWS_PER_SECOND),
+                    name);
+            span = execute(writeEnv, label(workload.id()));
+            await(
+                    () -> arrivals.arrived() >= count,
+                    label(workload.id()) + ": " + count + " rows in the reader");
+        } finally {
+            reader.cancel().get();
+        }
+        arrivals.check(label(workload.id()) + " (the streaming read)");
+        Table table = tables.load(name);
+        expectCount(
+                label(workload.id()) + " (rows in " + name + ")",
+                count,
+                BenchmarkTables.recordCount(table));
+        CommitFreshness freshness = CommitFreshness.of(table, arrivals);
+        long p50 = freshness.percentile(0.5);
+        long p99 = freshness.percentile(0.99);
+        long bound = freshnessBoundMillis();
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("commits", String.valueOf(freshness.commits()));
+        details.put("p50_ms", String.valueOf(p50));
+        details.put("p99_ms", String.valueOf(p99));
+        details.put("max_ms", String.valueOf(freshness.percentile(1.0)));
+        details.put("bound_ms", String.valueOf(bound));
+        details.put("within", p50 <= bound && p99 <= bound ? "yes" : "no");
+        Measurement measurement =
+                new Measurement(
+                        count,
+                        span,
+                        BenchmarkTables.fileCount(table),
+                        BenchmarkTables.fileBytes(table),
+                        details);
+        tables.drop(name);
+        return measurement;
+    }
+
+    /** Waits for a condition, failing with {@code what} after {@link #READER_DEADLINE}. */
+    private static void await(java.util.function.BooleanSupplier condition, String what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + READER_DEADLINE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new WrongAnswerException(
+                        what + ": not reached within " + READER_DEADLINE.toSeconds() + " s");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** The snapshots of a table: the commits made since it was created. */
+    static int commits(Table table) {
+        int commits = 0;
+        for (org.apache.iceberg.Snapshot ignored : table.snapshots()) {
+            commits++;
+        }
+        return commits;
+    }
+
+    /** The equality-delete rows live in the table's current snapshot (0 without a snapshot). */
+    static long equalityDeleteRows(Table table) {
+        org.apache.iceberg.Snapshot current = table.currentSnapshot();
+        String total =
+                current == null
+                        ? null
+                        : current.summary()
+                                .get(org.apache.iceberg.SnapshotSummary.TOTAL_EQ_DELETES_PROP);
+        return total == null ? 0 : Long.parseLong(total);
+    }
 }

@@ -7,6 +7,8 @@ import dev.icebergflink.sink.IcebergSink;
 import dev.icebergflink.sink.dynamic.DynamicIcebergSink;
 import dev.icebergflink.source.ChangelogReadMode;
 import dev.icebergflink.source.IcebergSource;
+import dev.icebergflink.source.StreamingStartingStrategy;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -24,8 +26,9 @@ import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * Runs one workload once in this JVM: prepares its table (untimed), runs the measured part on a
- * local MiniCluster with parallelism 2 in batch mode (or the generic limit on one thread per core)
- * and checks the answer, throwing {@link WrongAnswerException} when it is wrong.
+ * local MiniCluster with parallelism 2 in batch mode (streaming with a checkpoint every second for
+ * the streaming workloads; or the generic limit on one thread per core) and checks the answer,
+ * throwing {@link WrongAnswerException} when it is wrong.
  */
 final class WorkloadRunner extends WorkloadJobs {
 
@@ -91,6 +94,12 @@ final class WorkloadRunner extends WorkloadJobs {
                 return eqDeleteRewrittenScan(workload, run);
             case CHANGELOG_READ:
                 return changelogRead(workload, run);
+            case STREAM_APPEND:
+                return streamAppend(workload, run);
+            case STREAM_UPSERT:
+                return streamUpsert(workload, run);
+            case STREAM_FRESHNESS:
+                return streamFreshness(workload, run);
             default:
                 throw new IllegalArgumentException("No runner for workload " + workload.id());
         }
@@ -211,6 +220,53 @@ final class WorkloadRunner extends WorkloadJobs {
         Measurement.Span span =
                 fullScan(BenchmarkTables.sourceTableName(format), "scan " + format.toString());
         return readResult(table, span);
+    }
+
+    @Override
+    void appendSink(DataStream<RowData> input, String table) {
+        input.sinkTo(
+                IcebergSink.forRowData()
+                        .tableLoader(loader(table))
+                        .distributionMode(DistributionMode.NONE)
+                        .build());
+    }
+
+    @Override
+    void upsertSink(DataStream<RowData> input, String table) {
+        input.sinkTo(
+                IcebergSink.forRowData()
+                        .tableLoader(loader(table))
+                        .upsert(true)
+                        .equalityFieldColumns(List.of("id"))
+                        .build());
+    }
+
+    @Override
+    DataStream<RowData> streamingRead(
+            StreamExecutionEnvironment env, String table, Duration monitorInterval) {
+        return env.fromSource(
+                        IcebergSource.forRowData()
+                                .tableLoader(loader(table))
+                                .streaming(true)
+                                .streamingStartingStrategy(
+                                        StreamingStartingStrategy.TABLE_SCAN_THEN_INCREMENTAL)
+                                .monitorInterval(monitorInterval)
+                                .build(),
+                        WatermarkStrategy.noWatermarks(),
+                        "iceberg streaming read",
+                        InternalTypeInfo.of(BenchmarkRows.ROW_TYPE))
+                .setParallelism(PARALLELISM);
+    }
+
+    @Override
+    Measurement.Span fullScanOf(String table, String job) throws Exception {
+        return fullScan(table, job);
+    }
+
+    /** Our {@code RewriteEqualityDeletes}, run as {@link EqualityDeleteRewrite} does. */
+    @Override
+    double rewriteEqualityDeletes(String table) throws Exception {
+        return EqualityDeleteRewrite.run(loader(table), PARALLELISM).seconds();
     }
 
     /**

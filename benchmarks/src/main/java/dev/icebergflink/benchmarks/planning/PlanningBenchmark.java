@@ -130,7 +130,7 @@ public final class PlanningBenchmark {
                 "planning-bounded", run, files, splits.size(), seconds, seconds, splits, state);
     }
 
-    private static PlanningMeasurement planPaged(
+    static PlanningMeasurement planPaged(
             Table table,
             int files,
             int run,
@@ -204,7 +204,7 @@ public final class PlanningBenchmark {
                 pendingFiles == 0 ? 0 : (double) state.length / pendingFiles);
     }
 
-    private static SplitPlanner planner(Table table, int pageSize) {
+    static SplitPlanner planner(Table table, int pageSize) {
         ScanContext context =
                 ScanContext.resolve(
                         Map.of(
@@ -217,7 +217,7 @@ public final class PlanningBenchmark {
         return new SplitPlanner(table, context, null);
     }
 
-    private static void checkFiles(List<IcebergSourceSplit> splits, int files) {
+    static void checkFiles(List<IcebergSourceSplit> splits, int files) {
         long planned = splits.stream().mapToLong(split -> split.task().files().size()).sum();
         if (planned != files || fileLocations(splits).size() != files) {
             throw new IllegalStateException(
@@ -227,7 +227,7 @@ public final class PlanningBenchmark {
         }
     }
 
-    private static Set<String> fileLocations(List<IcebergSourceSplit> splits) {
+    static Set<String> fileLocations(List<IcebergSourceSplit> splits) {
         Set<String> locations = new HashSet<>();
         for (IcebergSourceSplit split : splits) {
             for (FileScanTask file : split.task().files()) {

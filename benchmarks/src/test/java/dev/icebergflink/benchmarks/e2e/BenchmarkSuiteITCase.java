@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs the suite as its command does (every workload in a child JVM) at a tiny scale: a few
  * workloads, 20,000 rows, one run, and one of them also through Iceberg's own connector (a child
- * JVM of the {@code benchmarks-reference} class path), so that its launcher cannot rot. Checks the
- * printed result lines parse and carry the right counts and ratios, and that the docs are
+ * JVM of the {@code benchmarks-reference} class path), so that its launcher cannot rot; one
+ * streaming workload ({@code stream-append}) keeps the streaming path and its report alive. Checks
+ * the printed result lines parse and carry the right counts and ratios, and that the docs are
  * regenerated with the hand-written findings kept. No timing is asserted. The timeout only catches
  * a hung child JVM: alone the run takes under two minutes, but CI runs it next to other builds on
  * two cores.
@@ -53,7 +54,7 @@ class BenchmarkSuiteITCase {
                             "768m",
                             "--workloads",
                             "limit-write-partitioned,append-parquet,upsert,upsert-unique-keys,"
-                                    + "scan-parquet,sql-count",
+                                    + "scan-parquet,sql-count,stream-append",
                             // one run through Iceberg's own connector keeps its launcher alive:
                             // one more child JVM, about what each of the others costs
                             "--references",
@@ -91,7 +92,8 @@ class BenchmarkSuiteITCase {
                         "upsert",
                         "upsert-unique-keys",
                         "scan-parquet",
-                        "sql-count");
+                        "sql-count",
+                        "stream-append");
         assertThat(byWorkload.get("append-parquet").rows()).isEqualTo(ROWS);
         // Iceberg's connector wrote the same rows into a table of the same layout: two files
         // (one per writer) of the same row count, checked by its child
@@ -106,6 +108,15 @@ class BenchmarkSuiteITCase {
         assertThat(byWorkload.get("scan-parquet").rows()).isEqualTo(ROWS);
         assertThat(byWorkload.get("upsert").rows()).isEqualTo(ROWS / 4);
         assertThat(byWorkload.get("upsert-unique-keys").rows()).isEqualTo(ROWS / 4);
+        // the streaming path: a checkpoint every second, at least the final one committed
+        ResultLine streamAppend = byWorkload.get("stream-append");
+        assertThat(streamAppend.rows()).isEqualTo(ROWS);
+        assertThat(streamAppend.detail("commits")).isGreaterThanOrEqualTo(1);
+        assertThat(streamAppend.ratio())
+                .isCloseTo(
+                        streamAppend.rowsPerSecond()
+                                / byWorkload.get("append-parquet").rowsPerSecond(),
+                        org.assertj.core.data.Offset.offset(0.001));
         for (ResultLine line : lines) {
             assertThat(line.run()).isEqualTo(1);
             assertThat(line.seconds()).as(line.workload()).isPositive();
@@ -160,6 +171,8 @@ class BenchmarkSuiteITCase {
                 .contains("The writer spends its time in X.")
                 .doesNotContain("old results")
                 .contains("| append-parquet | 1 | 20,000 |")
+                .contains("## Streaming workloads")
+                .contains("| stream-append | 20,000 |")
                 .contains(lines.get(0).format());
         assertThat(Files.readString(docs.resolve(BenchmarkReport.CHART)))
                 .startsWith("<svg")

@@ -37,6 +37,20 @@ class ResultLineTest {
     }
 
     @Test
+    void detailsFollowTheFixedKeysInOrderAndParseBack() {
+        ResultLine line = LINE.withDetail("commits", "12").withDetail("p50_ms", "840");
+        String text = line.withRatio(0.5, "append-parquet").format();
+        assertThat(text).endsWith(" peak_rss_mb=812 commits=12 p50_ms=840");
+        ResultLine parsed = ResultLine.parse(text);
+        assertThat(parsed.details())
+                .containsExactly(Map.entry("commits", "12"), Map.entry("p50_ms", "840"));
+        assertThat(parsed.detail("commits")).isEqualTo(12.0);
+        assertThat(parsed.detail("p99_ms")).isNaN();
+        assertThat(parsed.ratio()).isEqualTo(0.5);
+        assertThat(ResultLine.parse(LINE.format()).details()).isEmpty();
+    }
+
+    @Test
     void rejectsLinesThatAreNotResultsOrMissAKey() {
         assertThatThrownBy(() -> ResultLine.parse("workload=x"))
                 .hasMessageContaining("must start with 'BENCH '");
