@@ -35,11 +35,15 @@ final class HeapAfterGc {
     private HeapAfterGc() {}
 
     /**
-     * Starts (or restarts) watching: forgets the collections so far and listens to the JVM's
-     * collectors from now on.
+     * Starts (or restarts) watching: collects the whole heap once, forgets the collections so far
+     * and listens to the JVM's collectors from now on. The full collection (before the measured
+     * part, untimed) removes the garbage of the table preparation and the warm-up, which a young
+     * collection of the parallel collector would otherwise count for as long as it sits in the old
+     * generation, so every run starts from its live heap.
      */
     static void reset() {
         install();
+        System.gc();
         MAX_BYTES.set(-1);
     }
 

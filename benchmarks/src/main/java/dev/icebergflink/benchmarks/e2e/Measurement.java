@@ -21,8 +21,9 @@ record Measurement(long rows, Span span, long files, long bytes) {
      * the answer check before and after the measured part do not count.
      */
     static Stopwatch start() {
-        ProcessStats.resetPeakRss();
+        // first: its full collection may touch pages, which the peak RSS must not count
         HeapAfterGc.reset();
+        ProcessStats.resetPeakRss();
         return new Stopwatch(System.nanoTime(), ProcessStats.cpuNanos());
     }
 
