@@ -26,7 +26,7 @@ class FlinkWriteConfTest {
         assertThat(conf.branch()).isEqualTo("main");
         assertThat(conf.writeParallelism()).isNull();
         assertThat(conf.uidSuffix()).isEmpty();
-        assertThat(conf.upsertKeyMemoryBytes()).isEqualTo(64L << 20);
+        assertThat(conf.upsertKeyMemoryBytes()).isEqualTo(16L << 20);
         assertThat(conf.upsertSpillDirectory()).isNull();
         assertThat(conf.writeProperties())
                 .containsEntry("write.format.default", "parquet")
