@@ -46,8 +46,26 @@ final class FileWriteSettings {
     }
 
     /**
-     * The writer properties that override the table's: format, target size, and the compression
-     * settings set by an option or the Flink configuration.
+     * A row group size option ({@code upsert-row-group-size-bytes}, {@code
+     * delete-row-group-size-bytes}), or {@code defaultValue} when neither the option, the Flink
+     * configuration nor the table property sets it.
+     */
+    static long rowGroupSizeBytes(
+            OptionResolver resolver, ConnectorOption<Long> option, long defaultValue) {
+        long size = resolver.getOptional(option).orElse(defaultValue);
+        if (size <= 0) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value %d for option '%s' (set by %s): the row group size"
+                                    + " must be a positive number of bytes, e.g. %d",
+                            size, option.key(), describeSource(resolver, option), defaultValue));
+        }
+        return size;
+    }
+
+    /**
+     * The writer properties that override the table's: format, target size, the row group size of
+     * delete files, and the compression settings set by an option or the Flink configuration.
      */
     static Map<String, String> writeProperties(
             OptionResolver resolver, FileFormat format, long targetFileSizeBytes) {
@@ -56,6 +74,15 @@ final class FileWriteSettings {
         properties.put(TableProperties.DEFAULT_FILE_FORMAT, formatName);
         properties.put(
                 TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(targetFileSizeBytes));
+        // Iceberg's delete writers fall back to the data files' row group size; delete files hold
+        // keys or positions only, so they get a small one of their own unless the table sets it
+        properties.put(
+                TableProperties.DELETE_PARQUET_ROW_GROUP_SIZE_BYTES,
+                Long.toString(
+                        rowGroupSizeBytes(
+                                resolver,
+                                FlinkWriteOptions.DELETE_ROW_GROUP_SIZE_BYTES,
+                                FlinkWriteOptions.DEFAULT_DELETE_ROW_GROUP_SIZE_BYTES)));
         ConnectorOption<String> codecOption = FlinkWriteOptions.compressionCodecFor(formatName);
         resolver.getOptional(codecOption)
                 .ifPresent(

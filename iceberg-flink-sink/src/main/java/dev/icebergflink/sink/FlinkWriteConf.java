@@ -3,6 +3,8 @@ package dev.icebergflink.sink;
 import dev.icebergflink.options.OptionResolver;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -10,6 +12,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.TableProperties;
 
 /**
  * The write options of one sink, resolved against the job's Flink configuration and the table's
@@ -33,6 +36,7 @@ public final class FlinkWriteConf implements Serializable {
     private final boolean upsert;
     private final boolean upsertUniqueKeys;
     private final long upsertKeyMemoryBytes;
+    private final Map<String, String> deltaWriteProperties;
     private final String upsertSpillDirectory;
     private final boolean overwrite;
     private final DistributionMode distributionMode;
@@ -64,6 +68,15 @@ public final class FlinkWriteConf implements Serializable {
                             keyMemory, FlinkWriteOptions.UPSERT_KEY_MEMORY.key()));
         }
         this.upsertKeyMemoryBytes = keyMemory;
+        Map<String, String> delta = new LinkedHashMap<>(writeProperties);
+        delta.put(
+                TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES,
+                Long.toString(
+                        FileWriteSettings.rowGroupSizeBytes(
+                                resolver,
+                                FlinkWriteOptions.UPSERT_ROW_GROUP_SIZE_BYTES,
+                                FlinkWriteOptions.DEFAULT_UPSERT_ROW_GROUP_SIZE_BYTES)));
+        this.deltaWriteProperties = Collections.unmodifiableMap(delta);
         String spillDirectory = resolver.get(FlinkWriteOptions.UPSERT_SPILL_DIRECTORY);
         if (spillDirectory != null && spillDirectory.isBlank()) {
             throw new IllegalArgumentException(
@@ -124,6 +137,7 @@ public final class FlinkWriteConf implements Serializable {
         this.upsertEnabledBy = other.upsertEnabledBy;
         this.upsertUniqueKeys = other.upsertUniqueKeys;
         this.upsertKeyMemoryBytes = other.upsertKeyMemoryBytes;
+        this.deltaWriteProperties = other.deltaWriteProperties;
         this.upsertSpillDirectory = other.upsertSpillDirectory;
         this.overwrite = overwrite;
         this.distributionMode = other.distributionMode;
@@ -224,6 +238,18 @@ public final class FlinkWriteConf implements Serializable {
         return writeProperties;
     }
 
+    /**
+     * The writer properties of writers that write rows and deletes (upsert mode and changelogs):
+     * {@link #writeProperties()} with the Parquet row group size of {@link
+     * FlinkWriteOptions#UPSERT_ROW_GROUP_SIZE_BYTES}, since such a writer holds a data file, its
+     * delete files and its keys in memory at once; appends keep the table's row group size.
+     *
+     * @param appendsOnly whether the writers only append (then this is {@link #writeProperties()})
+     */
+    public Map<String, String> writeProperties(boolean appendsOnly) {
+        return appendsOnly ? writeProperties : deltaWriteProperties;
+    }
+
     /** Whether upsert mode is on. */
     public boolean upsert() {
         return upsert;
@@ -294,6 +320,8 @@ public final class FlinkWriteConf implements Serializable {
                 + targetFileSizeBytes
                 + ", writeProperties="
                 + writeProperties
+                + ", deltaWriteProperties="
+                + deltaWriteProperties
                 + ", upsert="
                 + upsert
                 + (upsertUniqueKeys ? ", upsertUniqueKeys=true" : "")
@@ -338,6 +366,7 @@ public final class FlinkWriteConf implements Serializable {
                 && overwrite == that.overwrite
                 && format == that.format
                 && writeProperties.equals(that.writeProperties)
+                && deltaWriteProperties.equals(that.deltaWriteProperties)
                 && distributionMode == that.distributionMode
                 && branch.equals(that.branch)
                 && Objects.equals(writeParallelism, that.writeParallelism)

@@ -28,6 +28,12 @@ public final class FlinkWriteOptions {
 
     private FlinkWriteOptions() {}
 
+    /** The row group size of upsert and changelog data files when nothing else sets it. */
+    static final long DEFAULT_UPSERT_ROW_GROUP_SIZE_BYTES = 16L << 20;
+
+    /** The row group size of delete files when nothing else sets it. */
+    static final long DEFAULT_DELETE_ROW_GROUP_SIZE_BYTES = 4L << 20;
+
     /** File format of data and delete files. */
     public static final ConnectorOption<String> WRITE_FORMAT =
             ConnectorOption.builder(
@@ -137,20 +143,81 @@ public final class FlinkWriteOptions {
             ConnectorOption.builder(
                             ConfigOptions.key("upsert-key-memory")
                                     .memoryType()
-                                    .defaultValue(MemorySize.ofMebiBytes(64))
+                                    .defaultValue(MemorySize.ofMebiBytes(16))
                                     .withDescription(
                                             "Batch execution, upsert mode and keyed changelogs:"
                                                     + " memory per writer subtask for the keys of"
                                                     + " the changes written (the key's bytes and"
-                                                    + " about 28 bytes per change). The writers"
+                                                    + " about 28 bytes per change; 16 MB hold about"
+                                                    + " 450,000 changes of a BIGINT key). The writers"
                                                     + " write every change as it comes and delete,"
                                                     + " by position, each row that a later change"
                                                     + " of its key replaced; keys beyond this"
                                                     + " memory are sorted and spilled to"
                                                     + " 'upsert-spill-directory', and merged at"
-                                                    + " the end of the input. At least 1 kb."),
+                                                    + " the end of the input, which costs a write"
+                                                    + " and a read of the spilled keys and no"
+                                                    + " more. At least 1 kb."),
                             MemorySize.class)
                     .flinkConfigKey("upsert-key-memory")
+                    .build();
+
+    /**
+     * Row group size of the Parquet data files that upsert and changelog writers write: the most of
+     * a data file a writer holds in memory before it writes it out.
+     */
+    public static final ConnectorOption<Long> UPSERT_ROW_GROUP_SIZE_BYTES =
+            ConnectorOption.builder(
+                            ConfigOptions.key("upsert-row-group-size-bytes")
+                                    .longType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "Upsert mode and keyed changelogs (batch and"
+                                                    + " streaming): row group size of the Parquet"
+                                                    + " data files written, in bytes. A Parquet"
+                                                    + " writer holds a whole row group in memory"
+                                                    + " until it is complete, and such writers"
+                                                    + " hold a data file, delete files and their"
+                                                    + " keys at once, so they write smaller row"
+                                                    + " groups than appends. Falls back to the"
+                                                    + " table property"
+                                                    + " 'write.parquet.row-group-size-bytes' (a"
+                                                    + " table that sets it keeps its size), else"
+                                                    + " "
+                                                    + DEFAULT_UPSERT_ROW_GROUP_SIZE_BYTES
+                                                    + " (16 MB). Appends always use the table's"
+                                                    + " row group size (default 128 MB)."),
+                            Long.class)
+                    .flinkConfigKey("upsert-row-group-size-bytes")
+                    .tableProperty(TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES)
+                    .build();
+
+    /**
+     * Row group size of the Parquet equality and position delete files: the most of a delete file a
+     * writer holds in memory before it writes it out.
+     */
+    public static final ConnectorOption<Long> DELETE_ROW_GROUP_SIZE_BYTES =
+            ConnectorOption.builder(
+                            ConfigOptions.key("delete-row-group-size-bytes")
+                                    .longType()
+                                    .noDefaultValue()
+                                    .withDescription(
+                                            "Row group size of the Parquet equality and"
+                                                    + " position delete files written, in bytes."
+                                                    + " Delete files hold only keys or positions,"
+                                                    + " so small row groups cost readers nothing"
+                                                    + " while every open delete writer holds its"
+                                                    + " row group in memory. Falls back to the"
+                                                    + " table property"
+                                                    + " 'write.delete.parquet.row-group-size-bytes',"
+                                                    + " else "
+                                                    + DEFAULT_DELETE_ROW_GROUP_SIZE_BYTES
+                                                    + " (4 MB); unlike Iceberg's writers, the"
+                                                    + " data files' row group size is not used"
+                                                    + " for delete files."),
+                            Long.class)
+                    .flinkConfigKey("delete-row-group-size-bytes")
+                    .tableProperty(TableProperties.DELETE_PARQUET_ROW_GROUP_SIZE_BYTES)
                     .build();
 
     /** Where batch upsert keys spill to. */
@@ -445,6 +512,8 @@ public final class FlinkWriteOptions {
                 UPSERT_UNIQUE_KEYS,
                 UPSERT_KEY_MEMORY,
                 UPSERT_SPILL_DIRECTORY,
+                UPSERT_ROW_GROUP_SIZE_BYTES,
+                DELETE_ROW_GROUP_SIZE_BYTES,
                 OVERWRITE_ENABLED,
                 DISTRIBUTION_MODE,
                 RANGE_DISTRIBUTION_STATISTICS_TYPE,

@@ -114,7 +114,7 @@ public final class SinkAssembly {
                 plan.inputType(),
                 conf.format(),
                 conf.targetFileSizeBytes(),
-                conf.writeProperties(),
+                conf.writeProperties(plan.modes().writer().appendsOnly()),
                 plan.modes().writer(),
                 plan.deleteKeyIds());
     }

@@ -26,12 +26,71 @@ class FlinkWriteConfTest {
         assertThat(conf.branch()).isEqualTo("main");
         assertThat(conf.writeParallelism()).isNull();
         assertThat(conf.uidSuffix()).isEmpty();
-        assertThat(conf.upsertKeyMemoryBytes()).isEqualTo(64L << 20);
+        assertThat(conf.upsertKeyMemoryBytes()).isEqualTo(16L << 20);
         assertThat(conf.upsertSpillDirectory()).isNull();
         assertThat(conf.writeProperties())
                 .containsEntry("write.format.default", "parquet")
                 .containsEntry("write.target-file-size-bytes", "536870912")
                 .doesNotContainKey("write.parquet.compression-codec");
+    }
+
+    @Test
+    void rowGroupSizesBoundDeleteFilesAndUpsertDataFilesUnlessTheTableSetsThem() {
+        FlinkWriteConf defaults = FlinkWriteConf.resolve(Map.of(), null, Map.of());
+        // delete files of every writer: 4 MB; data files of upsert and changelog writers: 16 MB;
+        // data files of appends: the table's (Iceberg's default of 128 MB)
+        assertThat(defaults.writeProperties())
+                .isSameAs(defaults.writeProperties(true))
+                .containsEntry("write.delete.parquet.row-group-size-bytes", "4194304")
+                .doesNotContainKey("write.parquet.row-group-size-bytes");
+        assertThat(defaults.writeProperties(false))
+                .containsEntry("write.delete.parquet.row-group-size-bytes", "4194304")
+                .containsEntry("write.parquet.row-group-size-bytes", "16777216");
+
+        // a table that sets its row group sizes keeps them
+        FlinkWriteConf tableSet =
+                FlinkWriteConf.resolve(
+                        Map.of(),
+                        null,
+                        Map.of(
+                                "write.parquet.row-group-size-bytes", "67108864",
+                                "write.delete.parquet.row-group-size-bytes", "1048576"));
+        assertThat(tableSet.writeProperties(false))
+                .containsEntry("write.parquet.row-group-size-bytes", "67108864")
+                .containsEntry("write.delete.parquet.row-group-size-bytes", "1048576");
+
+        // the options win over the table properties, the Flink configuration sets them job-wide
+        Configuration flink = new Configuration();
+        flink.setString("delete-row-group-size-bytes", "2097152");
+        FlinkWriteConf optionSet =
+                FlinkWriteConf.resolve(
+                        Map.of("upsert-row-group-size-bytes", "8388608"),
+                        flink,
+                        Map.of(
+                                "write.parquet.row-group-size-bytes", "67108864",
+                                "write.delete.parquet.row-group-size-bytes", "1048576"));
+        assertThat(optionSet.writeProperties(false))
+                .containsEntry("write.parquet.row-group-size-bytes", "8388608")
+                .containsEntry("write.delete.parquet.row-group-size-bytes", "2097152");
+
+        assertThatThrownBy(
+                        () ->
+                                FlinkWriteConf.resolve(
+                                        Map.of(),
+                                        null,
+                                        Map.of("write.delete.parquet.row-group-size-bytes", "0")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'delete-row-group-size-bytes'")
+                .hasMessageContaining("'write.delete.parquet.row-group-size-bytes'")
+                .hasMessageContaining("positive number of bytes");
+        assertThatThrownBy(
+                        () ->
+                                FlinkWriteConf.resolve(
+                                        Map.of("upsert-row-group-size-bytes", "-1"),
+                                        null,
+                                        Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Invalid value -1 for option 'upsert-row-group-size-bytes'");
     }
 
     @Test
@@ -228,7 +287,7 @@ class FlinkWriteConfTest {
     @Test
     void everyOptionIsDescribedAndKnown() {
         List<ConnectorOption<?>> all = FlinkWriteOptions.all();
-        assertThat(all).hasSize(21);
+        assertThat(all).hasSize(23);
         for (ConnectorOption<?> option : all) {
             assertThat(new HtmlFormatter().format(option.configOption().description()))
                     .as(option.key())
@@ -245,6 +304,8 @@ class FlinkWriteConfTest {
                         "upsert-unique-keys",
                         "upsert-key-memory",
                         "upsert-spill-directory",
+                        "upsert-row-group-size-bytes",
+                        "delete-row-group-size-bytes",
                         "overwrite-enabled",
                         "distribution-mode",
                         "branch",

@@ -136,8 +136,8 @@ final class BenchmarkReport {
         md.append(
                 "| workload | runs | rows | median rows/s | min–max rows/s | median s | ratio"
                         + " (median, min–max) | compared with | ours / Iceberg's connector (per CPU"
-                        + " s) | files | MiB | CPU s | peak RSS MiB |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
+                        + " s) | files | MiB | CPU s | peak RSS MiB | heap after GC MiB |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
         for (WorkloadSummary s : summaries) {
             String versusConnector =
                     connector.stream()
@@ -149,7 +149,7 @@ final class BenchmarkReport {
                     String.format(
                             Locale.ROOT,
                             "| %s | %d | %,d | %,.0f | %,.0f–%,.0f | %.2f | %s | %s | %s | %d |"
-                                    + " %.1f | %.1f | %d |%n",
+                                    + " %.1f | %.1f | %d | %s |%n",
                             s.workload().id(),
                             s.runs(),
                             s.rows(),
@@ -163,7 +163,8 @@ final class BenchmarkReport {
                             s.files(),
                             s.bytes() / 1048576.0,
                             s.medianCpuSeconds(),
-                            s.peakRssMb()));
+                            s.peakRssMb(),
+                            mib(s.heapAfterGcMb())));
         }
         md.append(
                 "\nTimes are a Flink job's net runtime (submission to end, without JVM and"
@@ -171,7 +172,12 @@ final class BenchmarkReport {
                         + " process's CPU time over the measured part (for Flink jobs including"
                         + " the MiniCluster start); peak RSS is the child's VmHWM over the measured"
                         + " part (reset at its start, so it starts from the memory the JVM already"
-                        + " holds after the untimed warm-up and preparation). Each child first"
+                        + " holds after the untimed warm-up and preparation); heap after GC is the"
+                        + " largest heap occupancy right after a garbage collection in the measured"
+                        + " part (the heap pools' usage after each collection, summed; with the"
+                        + " parallel collector a young collection leaves old garbage in place, so"
+                        + " it bounds the live heap from above; – when no collection ran). Each"
+                        + " child first"
                         + " runs its workload once untimed on the warm-up rows, so class loading"
                         + " and JIT compilation weigh on neither the connector nor the limits. Read workloads count the"
                         + " table's (live) rows; the upsert counts the rows it rewrites (a quarter of the"
@@ -210,6 +216,22 @@ final class BenchmarkReport {
 
         if (!connector.isEmpty()) {
             md.append(connectorSection(connector));
+        }
+
+        List<UpsertHeapComparison> upsertHeap = UpsertHeapComparison.of(lines);
+        if (!upsertHeap.isEmpty()) {
+            md.append("## Upsert heap against Iceberg's own Flink connector\n\n");
+            md.append(
+                    "The batch upsert's heap after GC (the largest heap occupancy right after a"
+                            + " garbage collection in the measured part) against the same upsert"
+                            + " through Iceberg's connector (`reference-upsert`), both with the"
+                            + " same `--heap`; the ratio is the median of the rounds' ratios"
+                            + " (min–max), below 1.00x ours keeps less heap. `upsert-unique-keys`"
+                            + " is compared with the same reference run. What bounds the sink's"
+                            + " memory: [writer memory](deployment.md#writer-memory).\n\n");
+            md.append(UpsertHeapComparison.markdownHeader());
+            upsertHeap.forEach(comparison -> md.append(comparison.markdownRow()));
+            md.append("\n");
         }
 
         List<RewriteComparison> rewrites = RewriteComparison.of(summaries);
@@ -289,6 +311,11 @@ final class BenchmarkReport {
         comparisons.forEach(comparison -> md.append(comparison.markdownRow()));
         md.append("\n");
         return md.toString();
+    }
+
+    /** MiB, or – when unknown. */
+    static String mib(long mib) {
+        return mib < 0 ? "–" : String.format(Locale.ROOT, "%,d", mib);
     }
 
     private static String ratio(WorkloadSummary s) {

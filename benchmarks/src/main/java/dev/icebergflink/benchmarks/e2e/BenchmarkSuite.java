@@ -143,7 +143,7 @@ public final class BenchmarkSuite {
 
     static String summaryTable(List<WorkloadSummary> summaries) {
         StringBuilder table = new StringBuilder();
-        String format = "%-24s %4s %14s %25s %9s %22s %-20s %8s%n";
+        String format = "%-24s %4s %14s %25s %9s %22s %-20s %8s %9s%n";
         table.append(
                 String.format(
                         Locale.ROOT,
@@ -155,7 +155,8 @@ public final class BenchmarkSuite {
                         "median s",
                         "ratio (min-max)",
                         "compared with",
-                        "rss MiB"));
+                        "rss MiB",
+                        "heap MiB"));
         for (WorkloadSummary s : summaries) {
             table.append(
                     String.format(
@@ -179,7 +180,8 @@ public final class BenchmarkSuite {
                                             s.minRatio(),
                                             s.maxRatio()),
                             s.workload().reference() == null ? "-" : s.workload().reference(),
-                            s.peakRssMb()));
+                            s.peakRssMb(),
+                            s.heapAfterGcMb()));
         }
         return table.toString();
     }

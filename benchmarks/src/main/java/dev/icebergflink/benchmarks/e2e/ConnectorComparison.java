@@ -131,15 +131,17 @@ record ConnectorComparison(
         return "| workload | Iceberg's connector runs | rows | ours rows per CPU s | Iceberg's"
                 + " connector rows per CPU s | **ours / Iceberg's connector** (per CPU s) | ours /"
                 + " limit (per CPU s) | Iceberg's connector / limit (per CPU s) | limit | ours"
-                + " rows/s | Iceberg's connector rows/s |\n"
-                + "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|\n";
+                + " rows/s | Iceberg's connector rows/s | ours heap after GC MiB | Iceberg's"
+                + " connector heap after GC MiB | ours / Iceberg's connector (heap after GC) |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n";
     }
 
     /** The comparison as a row of the report's table. */
     String markdownRow() {
         return String.format(
                 Locale.ROOT,
-                "| %s | %s | %,d | %,.0f | %,.0f | **%s** | %s | %s | %s | %,.0f | %,.0f |%n",
+                "| %s | %s | %,d | %,.0f | %,.0f | **%s** | %s | %s | %s | %,.0f | %,.0f | %s |"
+                        + " %s | %s |%n",
                 workload.id(),
                 connectorPart(workload),
                 theirs.get(theirs.size() - 1).rows(),
@@ -150,7 +152,31 @@ record ConnectorComparison(
                 times(theirLimitCpuRatios()),
                 workload.reference() == null ? "–" : workload.reference(),
                 medianRowsPerSecond(ours),
-                medianRowsPerSecond(theirs));
+                medianRowsPerSecond(theirs),
+                BenchmarkReport.mib(maxHeapAfterGcMb(ours)),
+                BenchmarkReport.mib(maxHeapAfterGcMb(theirs)),
+                times(heapRatios(ours, theirs)));
+    }
+
+    /** The highest heap after a garbage collection of the runs in MiB; -1 when none reported. */
+    static long maxHeapAfterGcMb(List<ResultLine> runs) {
+        return runs.stream().mapToLong(ResultLine::heapAfterGcMb).max().orElse(-1);
+    }
+
+    /**
+     * Ours over theirs in heap after a garbage collection, one per round both ran in and reported
+     * one (below 1: ours keeps less heap).
+     */
+    static double[] heapRatios(List<ResultLine> ours, List<ResultLine> theirs) {
+        List<Double> ratios = new ArrayList<>();
+        for (ResultLine a : ours) {
+            for (ResultLine b : theirs) {
+                if (a.run() == b.run() && a.heapAfterGcMb() >= 0 && b.heapAfterGcMb() > 0) {
+                    ratios.add((double) a.heapAfterGcMb() / b.heapAfterGcMb());
+                }
+            }
+        }
+        return ratios.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /** The comparison as one line of the suite's console output. */

@@ -24,11 +24,13 @@ record Measurement(long rows, Span span, long files, long bytes, Map<String, Str
     }
 
     /**
-     * Starts measuring wall time, process CPU time and the peak resident set size now. The peak is
-     * reset, so that the table preparation, the warm-up and the answer check before and after the
-     * measured part do not count.
+     * Starts measuring wall time, process CPU time, the peak resident set size and the heap after
+     * garbage collections now. The peaks are reset, so that the table preparation, the warm-up and
+     * the answer check before and after the measured part do not count.
      */
     static Stopwatch start() {
+        // first: its full collection may touch pages, which the peak RSS must not count
+        HeapAfterGc.reset();
         ProcessStats.resetPeakRss();
         return new Stopwatch(System.nanoTime(), ProcessStats.cpuNanos());
     }
@@ -39,8 +41,10 @@ record Measurement(long rows, Span span, long files, long bytes, Map<String, Str
      * @param seconds the measured time
      * @param cpuSeconds the CPU time of the whole process over the measured part
      * @param peakRssMb the peak resident set size over the measured part in MiB (-1: unknown)
+     * @param heapAfterGcMb the largest heap occupancy right after a garbage collection during the
+     *     measured part in MiB ({@link HeapAfterGc}; -1: no collection ran)
      */
-    record Span(double seconds, double cpuSeconds, long peakRssMb) {}
+    record Span(double seconds, double cpuSeconds, long peakRssMb, long heapAfterGcMb) {}
 
     /** A started measurement; {@link #stop()} ends it. */
     record Stopwatch(long startNanos, long startCpuNanos) {
@@ -54,7 +58,8 @@ record Measurement(long rows, Span span, long files, long bytes, Map<String, Str
             return new Span(
                     seconds,
                     (ProcessStats.cpuNanos() - startCpuNanos) / 1e9,
-                    ProcessStats.peakRssMb());
+                    ProcessStats.peakRssMb(),
+                    HeapAfterGc.maxMb());
         }
 
         /** The wall time since the start, without ending the measurement. */

@@ -6,9 +6,9 @@ import java.util.Map;
 
 /**
  * One run of one workload as one machine-readable line: {@code BENCH key=value ...} with the keys
- * {@code workload run rows seconds rows_per_s ratio reference files bytes cpu_s peak_rss_mb}. The
- * child JVM prints it without a ratio; the suite adds the ratio to the reference measured in the
- * same round and prints it again.
+ * {@code workload run rows seconds rows_per_s ratio reference files bytes cpu_s peak_rss_mb
+ * heap_after_gc_mb}. The child JVM prints it without a ratio; the suite adds the ratio to the
+ * reference measured in the same round and prints it again.
  *
  * @param workload the workload id
  * @param run the round, from 1
@@ -18,6 +18,9 @@ import java.util.Map;
  * @param bytes the size of those files
  * @param cpuSeconds the CPU time of the child process over the measured part
  * @param peakRssMb the peak resident set size of the child process over the measured part in MiB
+ * @param heapAfterGcMb the largest heap occupancy of the child right after a garbage collection
+ *     during the measured part in MiB; -1 when no collection ran (or a line written before the key
+ *     existed)
  * @param ratio rows/s divided by the reference's rows/s in the same round; NaN when unknown
  * @param reference the workload the ratio compares with, or "-"
  * @param details what a workload measures besides its rows and time, printed after the fixed keys
@@ -33,6 +36,7 @@ public record ResultLine(
         long bytes,
         double cpuSeconds,
         long peakRssMb,
+        long heapAfterGcMb,
         double ratio,
         String reference,
         Map<String, String> details) {
@@ -47,6 +51,7 @@ public record ResultLine(
             long bytes,
             double cpuSeconds,
             long peakRssMb,
+            long heapAfterGcMb,
             double ratio,
             String reference) {
         this(
@@ -58,6 +63,7 @@ public record ResultLine(
                 bytes,
                 cpuSeconds,
                 peakRssMb,
+                heapAfterGcMb,
                 ratio,
                 reference,
                 Map.of());
@@ -81,6 +87,7 @@ public record ResultLine(
                 bytes,
                 cpuSeconds,
                 peakRssMb,
+                heapAfterGcMb,
                 ratio,
                 reference,
                 more);
@@ -111,6 +118,7 @@ public record ResultLine(
                 bytes,
                 cpuSeconds,
                 peakRssMb,
+                heapAfterGcMb,
                 newRatio,
                 newReference,
                 details);
@@ -122,7 +130,7 @@ public record ResultLine(
                 + String.format(
                         Locale.ROOT,
                         "workload=%s run=%d rows=%d seconds=%.3f rows_per_s=%.0f ratio=%s"
-                                + " reference=%s files=%d bytes=%d cpu_s=%.2f peak_rss_mb=%d",
+                                + " reference=%s files=%d bytes=%d cpu_s=%.2f peak_rss_mb=%d heap_after_gc_mb=%d",
                         workload,
                         run,
                         rows,
@@ -133,7 +141,8 @@ public record ResultLine(
                         files,
                         bytes,
                         cpuSeconds,
-                        peakRssMb)
+                        peakRssMb,
+                        heapAfterGcMb)
                 + details(details);
     }
 
@@ -156,7 +165,8 @@ public record ResultLine(
                     "files",
                     "bytes",
                     "cpu_s",
-                    "peak_rss_mb");
+                    "peak_rss_mb",
+                    "heap_after_gc_mb");
 
     /** Whether a line of output is a result line. */
     public static boolean isResultLine(String line) {
@@ -195,6 +205,7 @@ public record ResultLine(
                     Long.parseLong(required(values, "bytes", line)),
                     Double.parseDouble(required(values, "cpu_s", line)),
                     Long.parseLong(required(values, "peak_rss_mb", line)),
+                    Long.parseLong(values.getOrDefault("heap_after_gc_mb", "-1")),
                     ratio.equals("-") ? Double.NaN : Double.parseDouble(ratio),
                     required(values, "reference", line),
                     details);

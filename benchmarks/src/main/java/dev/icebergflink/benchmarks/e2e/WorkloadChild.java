@@ -119,6 +119,7 @@ final class WorkloadChild {
                 measurement.bytes(),
                 measurement.span().cpuSeconds(),
                 measurement.span().peakRssMb(),
+                measurement.span().heapAfterGcMb(),
                 Double.NaN,
                 comparedWith,
                 measurement.details());

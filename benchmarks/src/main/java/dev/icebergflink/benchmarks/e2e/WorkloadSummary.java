@@ -9,8 +9,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The runs of one workload reduced to what the summary table shows: medians and min–max of rows/s,
- * the median time and ratio, the last run's files and bytes, the median CPU seconds and the highest
- * peak RSS.
+ * the median time and ratio, the last run's files and bytes, the median CPU seconds, the highest
+ * peak RSS and the highest heap after a garbage collection.
  */
 record WorkloadSummary(
         Workload workload,
@@ -26,7 +26,8 @@ record WorkloadSummary(
         long files,
         long bytes,
         double medianCpuSeconds,
-        long peakRssMb) {
+        long peakRssMb,
+        long heapAfterGcMb) {
 
     /** One summary per workload that has result lines, in the suite's workload order. */
     static List<WorkloadSummary> of(List<ResultLine> lines) {
@@ -64,7 +65,8 @@ record WorkloadSummary(
                 last.files(),
                 last.bytes(),
                 median(runs, ResultLine::cpuSeconds),
-                runs.stream().mapToLong(ResultLine::peakRssMb).max().orElse(-1));
+                runs.stream().mapToLong(ResultLine::peakRssMb).max().orElse(-1),
+                runs.stream().mapToLong(ResultLine::heapAfterGcMb).max().orElse(-1));
     }
 
     private static double median(List<ResultLine> runs, ToDoubleFunction<ResultLine> value) {

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class ConnectorComparisonTest {
 
     private static ResultLine line(String workload, int run, double seconds, double cpuSeconds) {
-        return new ResultLine(workload, run, 1000, seconds, 2, 1, cpuSeconds, 1, Double.NaN, "-");
+        return new ResultLine(
+                workload, run, 1000, seconds, 2, 1, cpuSeconds, 1, -1, Double.NaN, "-");
     }
 
     /** Three rounds: limit, ours, theirs, in that order, as the suite runs them. */
@@ -47,7 +48,7 @@ class ConnectorComparisonTest {
                 .isEqualTo(
                         "| append-parquet | `IcebergSink` | 1,000 | 500 | 250 | **2.00x"
                                 + " (1.00–2.50)** | 0.50x (0.40–0.50) | 0.25x (0.20–0.40) |"
-                                + " limit-write-parquet | 1,000 | 500 |\n");
+                                + " limit-write-parquet | 1,000 | 500 | – | – | – |\n");
         assertThat(comparison.consoleLine())
                 .isEqualTo(
                         "append-parquet           ours 500 rows per CPU s, Iceberg's connector"
@@ -103,5 +104,50 @@ class ConnectorComparisonTest {
                 .doesNotContain("## Against Iceberg's own Flink connector");
         assertThat(ThroughputChart.svg(WorkloadSummary.of(oursOnly), List.of(), "title"))
                 .doesNotContain("#f57c00");
+    }
+
+    @Test
+    void upsertHeapIsComparedRoundByRoundWithTheReferenceUpsert() {
+        List<ResultLine> lines =
+                List.of(
+                        heap("upsert", 1, 300, 1500),
+                        heap("reference-upsert", 1, 1200, 2300),
+                        heap("upsert-unique-keys", 1, 200, 1400),
+                        heap("upsert", 2, 250, 1400),
+                        heap("reference-upsert", 2, 500, 2000),
+                        heap("upsert-unique-keys", 2, -1, 1400));
+
+        List<UpsertHeapComparison> comparisons = UpsertHeapComparison.of(lines);
+
+        assertThat(comparisons)
+                .extracting(UpsertHeapComparison::workload)
+                .containsExactly(Workload.UPSERT, Workload.UPSERT_UNIQUE_KEYS);
+        // 300 / 1200 and 250 / 500; a round without a collection has no ratio
+        assertThat(comparisons.get(0).ratios()).containsExactly(0.25, 0.5);
+        assertThat(comparisons.get(1).ratios()).containsExactly(200.0 / 1200);
+        assertThat(comparisons.get(0).markdownRow())
+                .isEqualTo(
+                        "| upsert | 300 | 1,200 | **0.38x (0.25–0.50)** | ≤ 0.25x | **no** | 1,500"
+                                + " | 2,300 |\n");
+        assertThat(comparisons.get(1).markdownRow())
+                .isEqualTo(
+                        "| upsert-unique-keys | 200 | 1,200 | **0.17x** | ≤ 0.25x | yes | 1,400 | 2,300 |\n");
+        assertThat(
+                        BenchmarkReport.markdown(
+                                SuiteOptions.parse(new String[] {"--rows", "1000", "--runs", "2"}),
+                                new MachineInfo("cpu", 2, "1 GiB", "os", "kernel", "jdk"),
+                                WorkloadSummary.of(lines),
+                                lines,
+                                "none"))
+                .contains("## Upsert heap against Iceberg's own Flink connector")
+                .contains(UpsertHeapComparison.markdownHeader())
+                .contains(comparisons.get(0).markdownRow())
+                .contains("heap after GC MiB |");
+        // without the reference run there is nothing to compare with
+        assertThat(UpsertHeapComparison.of(lines.subList(0, 1))).isEmpty();
+    }
+
+    private static ResultLine heap(String workload, int run, long heapMb, long rssMb) {
+        return new ResultLine(workload, run, 1000, 1, 2, 1, 1, rssMb, heapMb, Double.NaN, "-");
     }
 }

@@ -131,6 +131,7 @@ class DynamicSinkWorkloadsTest {
                                 1,
                                 2,
                                 1,
+                                -1,
                                 0.9,
                                 "limit-write-parquet"),
                         new ResultLine(
@@ -142,6 +143,7 @@ class DynamicSinkWorkloadsTest {
                                 1,
                                 5,
                                 1,
+                                -1,
                                 0.25,
                                 "append-parquet"));
         List<DynamicSinkComparison> comparisons =

@@ -153,7 +153,17 @@ class EqualityDeleteWorkloadsTest {
         List<ResultLine> lines =
                 List.of(
                         new ResultLine(
-                                "eqdelete-scan-v2", 1, 1000, 2, 9, 1, 4, 1, 0.5, "scan-parquet"),
+                                "eqdelete-scan-v2",
+                                1,
+                                1000,
+                                2,
+                                9,
+                                1,
+                                4,
+                                1,
+                                -1,
+                                0.5,
+                                "scan-parquet"),
                         new ResultLine(
                                 "eqdelete-rewritten-scan-v2",
                                 1,
@@ -163,6 +173,7 @@ class EqualityDeleteWorkloadsTest {
                                 1,
                                 1,
                                 1,
+                                -1,
                                 2.0,
                                 "eqdelete-scan-v2"));
         List<RewriteComparison> comparisons = RewriteComparison.of(WorkloadSummary.of(lines));

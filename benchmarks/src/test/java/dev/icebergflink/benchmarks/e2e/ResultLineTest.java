@@ -19,6 +19,7 @@ class ResultLineTest {
                     123_456,
                     20.25,
                     812,
+                    640,
                     Double.NaN,
                     "limit-write-parquet");
 
@@ -29,7 +30,7 @@ class ResultLineTest {
                 .isEqualTo(
                         "BENCH workload=append-parquet run=2 rows=1000000 seconds=12.500"
                                 + " rows_per_s=80000 ratio=- reference=limit-write-parquet files=3"
-                                + " bytes=123456 cpu_s=20.25 peak_rss_mb=812");
+                                + " bytes=123456 cpu_s=20.25 peak_rss_mb=812 heap_after_gc_mb=640");
         assertThat(ResultLine.parse(text)).isEqualTo(LINE);
         ResultLine withRatio = LINE.withRatio(0.875, "limit-write-parquet");
         assertThat(withRatio.format()).contains(" ratio=0.875 ");
@@ -40,7 +41,7 @@ class ResultLineTest {
     void detailsFollowTheFixedKeysInOrderAndParseBack() {
         ResultLine line = LINE.withDetail("commits", "12").withDetail("p50_ms", "840");
         String text = line.withRatio(0.5, "append-parquet").format();
-        assertThat(text).endsWith(" peak_rss_mb=812 commits=12 p50_ms=840");
+        assertThat(text).endsWith(" heap_after_gc_mb=640 commits=12 p50_ms=840");
         ResultLine parsed = ResultLine.parse(text);
         assertThat(parsed.details())
                 .containsExactly(Map.entry("commits", "12"), Map.entry("p50_ms", "840"));
@@ -48,6 +49,17 @@ class ResultLineTest {
         assertThat(parsed.detail("p99_ms")).isNaN();
         assertThat(parsed.ratio()).isEqualTo(0.5);
         assertThat(ResultLine.parse(LINE.format()).details()).isEmpty();
+    }
+
+    @Test
+    void readsLinesWrittenBeforeTheHeapAfterGcExisted() {
+        ResultLine old =
+                ResultLine.parse(
+                        "BENCH workload=append-parquet run=2 rows=1000000 seconds=12.500"
+                                + " rows_per_s=80000 ratio=- reference=limit-write-parquet files=3"
+                                + " bytes=123456 cpu_s=20.25 peak_rss_mb=812");
+        assertThat(old.heapAfterGcMb()).isEqualTo(-1);
+        assertThat(old.peakRssMb()).isEqualTo(812);
     }
 
     @Test
@@ -64,7 +76,7 @@ class ResultLineTest {
     void ratioDividesByTheReferenceOfTheSameRound() {
         ResultLine limit =
                 new ResultLine(
-                        "limit-write-parquet", 2, 1_000_000, 10, 2, 1, 1, 1, Double.NaN, "-");
+                        "limit-write-parquet", 2, 1_000_000, 10, 2, 1, 1, 1, -1, Double.NaN, "-");
         ResultLine rated =
                 BenchmarkSuite.withRatio(
                         LINE, Workload.APPEND_PARQUET, Map.of("limit-write-parquet", limit));
@@ -78,8 +90,8 @@ class ResultLineTest {
         List<ResultLine> runs =
                 List.of(
                         LINE.withRatio(0.9, "r"),
-                        new ResultLine("append-parquet", 1, 100, 1, 1, 1, 1, 900, 0.5, "r"),
-                        new ResultLine("append-parquet", 3, 100, 4, 1, 1, 3, 700, 0.7, "r"));
+                        new ResultLine("append-parquet", 1, 100, 1, 1, 1, 1, 900, 700, 0.5, "r"),
+                        new ResultLine("append-parquet", 3, 100, 4, 1, 1, 3, 700, -1, 0.7, "r"));
         WorkloadSummary summary = WorkloadSummary.of(runs).get(0);
         assertThat(summary.runs()).isEqualTo(3);
         assertThat(summary.medianRowsPerSecond()).isEqualTo(100.0);
@@ -87,6 +99,7 @@ class ResultLineTest {
         assertThat(summary.maxRowsPerSecond()).isEqualTo(80_000.0);
         assertThat(summary.medianRatio()).isEqualTo(0.7);
         assertThat(summary.peakRssMb()).isEqualTo(900);
+        assertThat(summary.heapAfterGcMb()).isEqualTo(700);
         assertThat(summary.meetsTarget()).isFalse();
     }
 }

@@ -292,7 +292,7 @@ final class DynamicWriter implements CommittingSinkWriter<ResolvedRecord, Dynami
                         FlinkSchemaUtil.convert(table.schema()),
                         conf.format(),
                         conf.targetFileSizeBytes(),
-                        conf.writeProperties(),
+                        conf.writeProperties(mode.appendsOnly()),
                         mode,
                         key.equalityFieldIds());
         if (!mode.appendsOnly()) {
