@@ -40,7 +40,7 @@ public final class RowDataFileReaders {
         RowDataFormatModels.ensureRegistered();
         if (format == FileFormat.PARQUET) {
             return new BatchedParquetRowReadBuilder(
-                    FormatModelRegistry.readBuilder(format, ParquetRowBatch.class, file));
+                    FormatModelRegistry.readBuilder(format, ParquetRowBatch.class, file), file);
         }
         return FormatModelRegistry.readBuilder(format, RowData.class, file);
     }
