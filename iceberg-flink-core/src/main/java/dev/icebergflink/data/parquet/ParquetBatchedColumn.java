@@ -15,14 +15,18 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 
 /**
  * One top-level primitive column of a Parquet file, read through one of Flink's columnar decoders
- * into a vector of {@link #BATCH_SIZE} values that {@link #readInto} then hands out, one per row,
- * in order. {@link ParquetBatchedColumns} picks the subclass for each Iceberg type and Parquet
- * type, and {@link ParquetBinaryRowReader} reads through it the row groups whose column chunk it
- * {@link #decodes}.
+ * into a vector of up to {@link #BATCH_SIZE} values that {@link #readInto} then hands out by row
+ * number, in increasing order. {@link ParquetBatchedColumns} picks the subclass for each Iceberg
+ * type and Parquet type, and {@link ParquetBinaryRowReader} reads through it the row groups whose
+ * column chunk it {@link #decodes}.
  *
  * <p>It is apart from the per-type columns because its job is the same for all of them: opening the
- * decoder of each row group's chunk, refilling the vector a batch at a time, counting the rows left
- * and telling which chunks the decoders can read.
+ * decoder of each row group's chunk, refilling the vector a batch at a time, mapping row numbers
+ * to values and telling which chunks the decoders can read. Rows are asked for by number so that a
+ * reader may skip rows: a skipped row costs nothing unless the vector must move past it, and when a
+ * {@link ParquetPageSelection} dropped pages of the chunk, the rows of those pages are never
+ * decoded (a vector never spans two kept pages that are apart, so its values are consecutive
+ * rows).
  *
  * @param <V> the vector type Flink's decoder fills
  */
