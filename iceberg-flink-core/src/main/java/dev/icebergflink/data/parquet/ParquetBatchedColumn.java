@@ -21,12 +21,11 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
  * column chunk it {@link #decodes}.
  *
  * <p>It is apart from the per-type columns because its job is the same for all of them: opening the
- * decoder of each row group's chunk, refilling the vector a batch at a time, mapping row numbers
- * to values and telling which chunks the decoders can read. Rows are asked for by number so that a
+ * decoder of each row group's chunk, refilling the vector a batch at a time, mapping row numbers to
+ * values and telling which chunks the decoders can read. Rows are asked for by number so that a
  * reader may skip rows: a skipped row costs nothing unless the vector must move past it, and when a
  * {@link ParquetPageSelection} dropped pages of the chunk, the rows of those pages are never
- * decoded (a vector never spans two kept pages that are apart, so its values are consecutive
- * rows).
+ * decoded (a vector never spans two kept pages that are apart, so its values are consecutive rows).
  *
  * @param <V> the vector type Flink's decoder fills
  */

@@ -82,9 +82,4 @@ final class ParquetRowRanges {
         }
         return cursor < from.length && from[cursor] <= row;
     }
-
-    /** The first row at or after {@code row} that may match, or the row count when none does. */
-    long nextFrom(long row) {
-        return contains(row) ? row : (cursor < from.length ? from[cursor] : rowCount);
-    }
 }
