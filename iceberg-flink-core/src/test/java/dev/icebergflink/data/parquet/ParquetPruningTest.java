@@ -245,9 +245,9 @@ class ParquetPruningTest {
         Random random = new Random(20261203L);
         for (int round = 0; round < 4; round++) {
             boolean sortedData = round % 2 == 0;
-            List<RowData> written = randomRows(random, 6_000, sortedData);
+            List<RowData> written = randomRows(random, 4_000, sortedData);
             DataFile file = write(written, Map.of(), "random-" + round);
-            for (int i = 0; i < 40; i++) {
+            for (int i = 0; i < 25; i++) {
                 Expression filter = randomFilter(random, 3);
                 assertPrunedReadIsExact(file, filter);
             }
@@ -466,9 +466,9 @@ class ParquetPruningTest {
         }
         switch (random.nextInt(5)) {
             case 0:
-                return randomPredicate(random, "sorted", random.nextInt(900));
+                return randomPredicate(random, "sorted", random.nextInt(600));
             case 1:
-                return randomPredicate(random, "id", (long) random.nextInt(6_000));
+                return randomPredicate(random, "id", (long) random.nextInt(4_000));
             case 2:
                 return randomPredicate(
                         random, "category", String.valueOf((char) ('a' + random.nextInt(26))));
