@@ -177,11 +177,6 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
         }
     }
 
-    /** The batched column that reads field {@code pos} in the current row group, or null. */
-    ParquetBatchedColumn<?> batchedColumn(int pos) {
-        return batched[pos];
-    }
-
     /** The batched column field {@code pos} could read through, whatever the row group. */
     ParquetBatchedColumn<?> batchableColumn(int pos) {
         return batchable[pos];
