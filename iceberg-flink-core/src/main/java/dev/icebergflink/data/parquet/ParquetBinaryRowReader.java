@@ -78,6 +78,7 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
         }
     }
 
+    private final RowType rowType;
     private final BinaryRowBuilder builder;
     private final ParquetLeafReader<?>[] leaves;
     private final ParquetBatchedColumn<?>[] batchable;
@@ -109,6 +110,7 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
                             rowType, rowType.getFieldCount(), fields.size()));
         }
         int arity = fields.size();
+        this.rowType = rowType;
         this.builder = new BinaryRowBuilder(rowType);
         this.leaves = new ParquetLeafReader<?>[arity];
         this.batchable = new ParquetBatchedColumn<?>[arity];
@@ -180,6 +182,11 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
     /** The batched column field {@code pos} could read through, whatever the row group. */
     ParquetBatchedColumn<?> batchableColumn(int pos) {
         return batchable[pos];
+    }
+
+    /** The Flink type of the rows. */
+    RowType rowType() {
+        return rowType;
     }
 
     /** The number of fields of the rows. */

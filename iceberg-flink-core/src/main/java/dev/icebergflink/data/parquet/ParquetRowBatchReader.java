@@ -1,14 +1,15 @@
 package dev.icebergflink.data.parquet;
 
+import dev.icebergflink.data.row.RowDataStructLike;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.parquet.VectorizedReader;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -57,36 +58,48 @@ final class ParquetRowBatchReader implements VectorizedReader<ParquetRowBatch> {
     private ParquetRowRanges ranges;
     private ParquetRowFilter filter;
 
+    /**
+     * The filter evaluated on built rows, for row groups where it does not compile over the batched
+     * columns; null when there is no filter to evaluate.
+     */
+    private final Evaluator evaluator;
+
+    private final RowDataStructLike view;
+
     ParquetRowBatchReader(ParquetBinaryRowReader rows, Schema expected) {
         this.rows = rows;
         this.expected = expected;
         this.pushdown = ParquetScanPushdown.current();
         this.bound = bind(expected, pushdown);
+        if (bound != null) {
+            this.evaluator =
+                    new Evaluator(expected.asStruct(), pushdown.filter(), pushdown.caseSensitive());
+            this.view = new RowDataStructLike(expected.asStruct(), rows.rowType());
+        } else {
+            this.evaluator = null;
+            this.view = null;
+        }
+    }
+
+    /**
+     * Whether the rows {@link #read} returns are exactly those that match the pushed-down filter
+     * (true when there is a filter and it binds to the projected columns).
+     */
+    boolean filtersExactly() {
+        return bound != null;
     }
 
     private static Expression bind(Schema expected, ParquetScanPushdown pushdown) {
-        if (pushdown == null
-                || pushdown.filter() == null
-                || pushdown.filter().op() == Expression.Operation.TRUE) {
-            return null;
-        }
-        try {
-            return Binder.bind(
-                    expected.asStruct(),
-                    Expressions.rewriteNot(pushdown.filter()),
-                    pushdown.caseSensitive());
-        } catch (RuntimeException e) {
-            // the filter needs columns the read does not project: only Iceberg's row group
-            // filters can use it
-            return null;
-        }
+        return pushdown == null
+                ? null
+                : ParquetScanPushdown.bind(expected, pushdown.filter(), pushdown.caseSensitive());
     }
 
     @Override
     public ParquetRowBatch read(ParquetRowBatch reuse, int numRows) {
         ParquetRowBatch batch = reuse != null ? reuse : new ParquetRowBatch(numRows);
         batch.clear(numRows);
-        if (ranges == null && filter == null) {
+        if (bound == null) {
             for (int i = 0; i < numRows; i++) {
                 batch.add(rows.read(null));
             }
@@ -99,11 +112,19 @@ final class ParquetRowBatchReader implements VectorizedReader<ParquetRowBatch> {
             if (ranges != null && !ranges.contains(row)) {
                 rows.skip();
                 prunedByPages++;
-            } else if (filter != null && !filter.test(row)) {
-                rows.skip();
-                prunedByFilter++;
+            } else if (filter != null) {
+                if (filter.test(row)) {
+                    batch.add(rows.read(null));
+                } else {
+                    rows.skip();
+                    prunedByFilter++;
+                }
             } else {
-                batch.add(rows.read(null));
+                // the filter does not compile over this row group's batched columns
+                RowData built = rows.read(null);
+                if (evaluator.eval(view.wrap(built))) {
+                    batch.add(built);
+                }
             }
         }
         ParquetScanCounters.ROWS_SKIPPED_BY_PAGES.addAndGet(prunedByPages);

@@ -1,7 +1,11 @@
 package dev.icebergflink.data.parquet;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.InputFile;
 
 /**
@@ -45,6 +49,24 @@ public final class ParquetScanPushdown {
 
     InputFile file() {
         return file;
+    }
+
+    /**
+     * {@code filter} bound to the columns of {@code projected}, with its NOTs pushed down to the
+     * predicates; null when there is no filter (or it is always true) or when it needs a column the
+     * projection lacks. A batched Parquet read with such a filter returns exactly the rows that
+     * match it.
+     */
+    public static Expression bind(Schema projected, Expression filter, boolean caseSensitive) {
+        if (filter == null || filter.op() == Expression.Operation.TRUE) {
+            return null;
+        }
+        try {
+            return Binder.bind(projected.asStruct(), Expressions.rewriteNot(filter), caseSensitive);
+        } catch (ValidationException e) {
+            // a column the read does not project: only Iceberg's row group filters can use it
+            return null;
+        }
     }
 
     /** Makes this the pushdown of the batch readers built on this thread until the scope closes. */

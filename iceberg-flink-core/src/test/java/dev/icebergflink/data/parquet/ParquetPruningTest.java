@@ -317,8 +317,10 @@ class ParquetPruningTest {
                 pruned.stream()
                         .filter(row -> evaluator.eval(view.wrap(row)))
                         .collect(Collectors.toList());
-        // never a matching row lost, in file order; the caller's filter drops any extra rows
+        // never a matching row lost, in file order
         assertThat(matching).as("rows matching %s", filter).isEqualTo(expected);
+        // and nothing else: the filter binds to the projection, so the read filters exactly
+        assertThat(pruned).as("rows read with %s", filter).isEqualTo(expected);
         return matching;
     }
 
