@@ -1,6 +1,7 @@
 package dev.icebergflink.data;
 
 import dev.icebergflink.data.parquet.ParquetRowBatch;
+import dev.icebergflink.data.parquet.ParquetScanPushdown;
 import java.io.IOException;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -11,11 +12,16 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.mapping.NameMapping;
 
 /**
  * A row read builder for Parquet files that reads through Iceberg's batched Parquet path and
  * returns the rows of the batches one by one.
+ *
+ * <p>The filter also reaches the batch reader (through a {@link ParquetScanPushdown} scope around
+ * the creation of each iterator), which skips pages and rows the filter rules out; the rows
+ * returned may therefore be fewer than the file's, and every row the filter keeps is among them.
  *
  * <p>It exists so that every caller of {@link RowDataFileReaders} keeps reading rows while Parquet
  * files are decoded in batches (see {@code ParquetBatchedColumns}); all settings pass through to
@@ -27,9 +33,13 @@ final class BatchedParquetRowReadBuilder implements ReadBuilder<RowData, RowType
     static final int ROWS_PER_BATCH = 4096;
 
     private final ReadBuilder<ParquetRowBatch, RowType> batches;
+    private final InputFile file;
+    private Expression filter;
+    private boolean caseSensitive = true;
 
-    BatchedParquetRowReadBuilder(ReadBuilder<ParquetRowBatch, RowType> batches) {
+    BatchedParquetRowReadBuilder(ReadBuilder<ParquetRowBatch, RowType> batches, InputFile file) {
         this.batches = batches.recordsPerBatch(ROWS_PER_BATCH);
+        this.file = file;
     }
 
     @Override
@@ -53,12 +63,14 @@ final class BatchedParquetRowReadBuilder implements ReadBuilder<RowData, RowType
     @Override
     public ReadBuilder<RowData, RowType> caseSensitive(boolean caseSensitive) {
         batches.caseSensitive(caseSensitive);
+        this.caseSensitive = caseSensitive;
         return this;
     }
 
     @Override
     public ReadBuilder<RowData, RowType> filter(Expression filter) {
         batches.filter(filter);
+        this.filter = filter;
         return this;
     }
 
@@ -95,10 +107,18 @@ final class BatchedParquetRowReadBuilder implements ReadBuilder<RowData, RowType
     @Override
     public CloseableIterable<RowData> build() {
         CloseableIterable<ParquetRowBatch> built = batches.build();
+        ParquetScanPushdown pushdown =
+                filter == null ? null : new ParquetScanPushdown(filter, caseSensitive, file);
         return new CloseableIterable<>() {
             @Override
             public CloseableIterator<RowData> iterator() {
-                return new RowsOfBatches(built.iterator());
+                if (pushdown == null) {
+                    return new RowsOfBatches(built.iterator());
+                }
+                // Iceberg builds the batch reader here, on this thread: it picks the filter up
+                try (ParquetScanPushdown.Scope ignored = pushdown.open()) {
+                    return new RowsOfBatches(built.iterator());
+                }
             }
 
             @Override

@@ -1,11 +1,14 @@
 package dev.icebergflink.data;
 
 import dev.icebergflink.data.parquet.ParquetRowBatch;
+import dev.icebergflink.data.parquet.ParquetScanPushdown;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.InputFile;
@@ -27,6 +30,19 @@ public final class RowDataFileReaders {
 
     private RowDataFileReaders() {}
 
+    /**
+     * Whether a read builder of {@code format} projecting {@code projected} returns only the rows
+     * that match {@code filter}, so that the caller need not evaluate it again. True for Parquet
+     * when every column the filter references is projected (the batched reader then filters each
+     * row, see {@code ParquetRowBatchReader}); other formats use the filter to skip row groups or
+     * stripes only.
+     */
+    public static boolean filtersExactly(
+            FileFormat format, Schema projected, Expression filter, boolean caseSensitive) {
+        return format == FileFormat.PARQUET
+                && ParquetScanPushdown.bind(projected, filter, caseSensitive) != null;
+    }
+
     /** A read builder for one file of the given format. */
     public static ReadBuilder<RowData, RowType> readBuilder(FileFormat format, InputFile file) {
         Objects.requireNonNull(format, "format must not be null");
@@ -40,7 +56,7 @@ public final class RowDataFileReaders {
         RowDataFormatModels.ensureRegistered();
         if (format == FileFormat.PARQUET) {
             return new BatchedParquetRowReadBuilder(
-                    FormatModelRegistry.readBuilder(format, ParquetRowBatch.class, file));
+                    FormatModelRegistry.readBuilder(format, ParquetRowBatch.class, file), file);
         }
         return FormatModelRegistry.readBuilder(format, RowData.class, file);
     }

@@ -15,14 +15,17 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 
 /**
  * One top-level primitive column of a Parquet file, read through one of Flink's columnar decoders
- * into a vector of {@link #BATCH_SIZE} values that {@link #readInto} then hands out, one per row,
- * in order. {@link ParquetBatchedColumns} picks the subclass for each Iceberg type and Parquet
- * type, and {@link ParquetBinaryRowReader} reads through it the row groups whose column chunk it
- * {@link #decodes}.
+ * into a vector of up to {@link #BATCH_SIZE} values that {@link #readInto} then hands out by row
+ * number, in increasing order. {@link ParquetBatchedColumns} picks the subclass for each Iceberg
+ * type and Parquet type, and {@link ParquetBinaryRowReader} reads through it the row groups whose
+ * column chunk it {@link #decodes}.
  *
  * <p>It is apart from the per-type columns because its job is the same for all of them: opening the
- * decoder of each row group's chunk, refilling the vector a batch at a time, counting the rows left
- * and telling which chunks the decoders can read.
+ * decoder of each row group's chunk, refilling the vector a batch at a time, mapping row numbers to
+ * values and telling which chunks the decoders can read. Rows are asked for by number so that a
+ * reader may skip rows: a skipped row costs nothing unless the vector must move past it, and when a
+ * {@link ParquetPageSelection} dropped pages of the chunk, the rows of those pages are never
+ * decoded (a vector never spans two kept pages that are apart, so its values are consecutive rows).
  *
  * @param <V> the vector type Flink's decoder fills
  */
@@ -57,9 +60,24 @@ abstract class ParquetBatchedColumn<V extends WritableColumnVector> {
     final V vector;
     private final DecoderFactory<V> decoders;
     private ColumnReader<? super V> decoder;
-    private long rowsLeft;
+
+    /** The rows of the chunk its (kept) pages hold: spans {@code [spanFrom[i], spanTo[i])}. */
+    private long[] spanFrom = new long[1];
+
+    private long[] spanTo = new long[1];
+    private int spanCount;
+    private int span;
+
+    /** The row of the row group the decoder's next value belongs to. */
+    private long decoded;
+
+    /** The row of the row group of value 0 of the vector, and how many values it holds. */
+    private long vectorStart;
+
     private int filled;
-    private int next;
+
+    /** The row the next {@link #readInto} reads, when the caller reads row after row. */
+    private long next;
 
     ParquetBatchedColumn(ColumnDescriptor desc, V vector, DecoderFactory<V> decoders) {
         this.desc = desc;
@@ -87,10 +105,29 @@ abstract class ParquetBatchedColumn<V extends WritableColumnVector> {
         return DECODABLE_VALUES_AND_LEVELS.containsAll(chunk.getEncodings());
     }
 
-    /** Starts the column's chunk in a new row group. */
+    /** Starts the column's chunk in a new row group, reading every page. */
     final void setPageSource(PageReadStore pages) {
+        setPageSource(pages, null);
+    }
+
+    /**
+     * Starts the column's chunk in a new row group, reading only the pages {@code selection} keeps
+     * (every page when it is null). Rows of dropped pages can then no longer be read.
+     */
+    final void setPageSource(PageReadStore pages, ParquetPageSelection selection) {
+        PageReader reader = pages.getPageReader(desc);
+        if (selection == null) {
+            spanCount = 1;
+            spanFrom[0] = 0;
+            spanTo[0] = pages.getRowCount();
+        } else {
+            reader = selection.keptPages(reader);
+            spanFrom = selection.spanFrom();
+            spanTo = selection.spanTo();
+            spanCount = spanFrom.length;
+        }
         try {
-            decoder = decoders.open(desc, pages.getPageReader(desc));
+            decoder = decoders.open(desc, reader);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     String.format(
@@ -98,7 +135,9 @@ abstract class ParquetBatchedColumn<V extends WritableColumnVector> {
                             String.join(".", desc.getPath())),
                     e);
         }
-        rowsLeft = pages.getRowCount();
+        span = 0;
+        decoded = spanCount > 0 ? spanFrom[0] : 0;
+        vectorStart = 0;
         filled = 0;
         next = 0;
         rowGroupStarted();
@@ -112,10 +151,16 @@ abstract class ParquetBatchedColumn<V extends WritableColumnVector> {
      * has none.
      */
     final void readInto(BinaryRowBuilder row, int pos) {
-        if (next == filled) {
-            decodeNextBatch();
-        }
-        int index = next++;
+        readInto(row, pos, next);
+    }
+
+    /**
+     * Reads the value of row {@code rowIndex} of the row group into field {@code pos} of {@code
+     * row}; rows must be asked for in increasing order.
+     */
+    final void readInto(BinaryRowBuilder row, int pos, long rowIndex) {
+        int index = indexOf(rowIndex);
+        next = rowIndex + 1;
         if (vector.isNullAt(index)) {
             row.setNull(pos);
         } else {
@@ -123,17 +168,48 @@ abstract class ParquetBatchedColumn<V extends WritableColumnVector> {
         }
     }
 
-    /** Writes value {@code index} of the vector, known not to be null, into field {@code pos}. */
-    abstract void write(BinaryRowBuilder row, int pos, int index);
+    /**
+     * The index in {@link #vector} of the value of row {@code rowIndex} of the row group, decoding
+     * up to it; rows must be asked for in increasing order, and only rows of kept pages.
+     */
+    final int indexOf(long rowIndex) {
+        long offset = rowIndex - vectorStart;
+        if (offset >= 0 && offset < filled) {
+            return (int) offset;
+        }
+        seekDecoder(rowIndex);
+        decode(rowIndex, (int) Math.min(BATCH_SIZE, spanTo[span] - rowIndex));
+        return 0;
+    }
 
-    private void decodeNextBatch() {
-        if (rowsLeft <= 0) {
+    /** Moves the decoder to row {@code rowIndex}, decoding and dropping the values before it. */
+    private void seekDecoder(long rowIndex) {
+        while (span < spanCount) {
+            long end = spanTo[span];
+            if (decoded >= end) {
+                if (span + 1 == spanCount) {
+                    break;
+                }
+                span++;
+                decoded = spanFrom[span]; // the pages in between were dropped
+            } else if (decoded < rowIndex) {
+                decode(decoded, (int) Math.min(BATCH_SIZE, Math.min(rowIndex, end) - decoded));
+            } else {
+                break;
+            }
+        }
+        if (span >= spanCount || decoded != rowIndex || rowIndex >= spanTo[span]) {
             throw new IllegalStateException(
                     String.format(
-                            "Parquet column %s has no more values in this row group",
-                            String.join(".", desc.getPath())));
+                            "Parquet column %s has no value for row %d of this row group",
+                            String.join(".", desc.getPath()), rowIndex));
         }
-        int count = (int) Math.min(BATCH_SIZE, rowsLeft);
+    }
+
+    /**
+     * Decodes the {@code count} values from row {@code from} (the decoder's next) into the vector.
+     */
+    private void decode(long from, int count) {
         vector.reset();
         try {
             decoder.readToVector(count, vector);
@@ -143,8 +219,11 @@ abstract class ParquetBatchedColumn<V extends WritableColumnVector> {
                             "Cannot decode Parquet column %s", String.join(".", desc.getPath())),
                     e);
         }
-        rowsLeft -= count;
+        vectorStart = from;
         filled = count;
-        next = 0;
+        decoded = from + count;
     }
+
+    /** Writes value {@code index} of the vector, known not to be null, into field {@code pos}. */
+    abstract void write(BinaryRowBuilder row, int pos, int index);
 }

@@ -162,6 +162,21 @@ final class ParquetBatchedColumns {
                 : null;
     }
 
+    /** A column whose values read as longs: its ints widened, or its longs. */
+    interface LongValues {
+        /** Value {@code index} of the column's vector, known not to be null. */
+        long longAt(int index);
+    }
+
+    /** A column of byte strings, compared without copying them out. */
+    interface ByteValues {
+        /**
+         * Compares value {@code index} of the column's vector, known not to be null, with {@code
+         * other}, byte by byte as unsigned bytes (the order of UTF-8 strings by code point).
+         */
+        int compareAt(int index, byte[] other);
+    }
+
     /** Writes an int value of a column into a row field, converting it to the field's type. */
     @FunctionalInterface
     interface IntWriter {
@@ -199,7 +214,8 @@ final class ParquetBatchedColumns {
     }
 
     /** INT32 columns: ints, dates, millisecond times, widened longs and int decimals. */
-    private static final class IntColumn extends ParquetBatchedColumn<HeapIntVector> {
+    private static final class IntColumn extends ParquetBatchedColumn<HeapIntVector>
+            implements LongValues {
         private final IntWriter writer;
 
         private IntColumn(ColumnDescriptor desc, IntWriter writer) {
@@ -211,10 +227,16 @@ final class ParquetBatchedColumns {
         void write(BinaryRowBuilder row, int pos, int index) {
             writer.write(row, pos, vector.getInt(index));
         }
+
+        @Override
+        public long longAt(int index) {
+            return vector.getInt(index);
+        }
     }
 
     /** INT64 columns: longs, timestamps, micro- and nanosecond times and long decimals. */
-    private static final class LongColumn extends ParquetBatchedColumn<HeapLongVector> {
+    private static final class LongColumn extends ParquetBatchedColumn<HeapLongVector>
+            implements LongValues {
         private final LongWriter writer;
 
         private LongColumn(ColumnDescriptor desc, LongWriter writer) {
@@ -225,6 +247,11 @@ final class ParquetBatchedColumns {
         @Override
         void write(BinaryRowBuilder row, int pos, int index) {
             writer.write(row, pos, vector.getLong(index));
+        }
+
+        @Override
+        public long longAt(int index) {
+            return vector.getLong(index);
         }
     }
 
@@ -265,7 +292,8 @@ final class ParquetBatchedColumns {
      * group into one shared array (Flink's vector would decode, and copy, the entry again for every
      * row that uses it).
      */
-    private static final class BytesColumn extends ParquetBatchedColumn<HeapBytesVector> {
+    private static final class BytesColumn extends ParquetBatchedColumn<HeapBytesVector>
+            implements ByteValues {
         private byte[] entries = new byte[256];
         private int entriesUsed;
         private int[] entryStart = new int[16];
@@ -292,6 +320,22 @@ final class ParquetBatchedColumns {
                 decodeEntry(id, index);
             }
             row.setBytes(pos, entries, entryStart[id], entryLength[id]);
+        }
+
+        @Override
+        public int compareAt(int index, byte[] other) {
+            if (!vector.hasDictionary()) {
+                int start = vector.start[index];
+                return Arrays.compareUnsigned(
+                        vector.buffer, start, start + vector.length[index], other, 0, other.length);
+            }
+            int id = vector.getDictionaryIds().vector[index];
+            if (id >= entryStart.length || entryStart[id] < 0) {
+                decodeEntry(id, index);
+            }
+            int start = entryStart[id];
+            return Arrays.compareUnsigned(
+                    entries, start, start + entryLength[id], other, 0, other.length);
         }
 
         private void decodeEntry(int id, int index) {

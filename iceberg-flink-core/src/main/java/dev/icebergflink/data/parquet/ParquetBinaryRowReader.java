@@ -78,6 +78,7 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
         }
     }
 
+    private final RowType rowType;
     private final BinaryRowBuilder builder;
     private final ParquetLeafReader<?>[] leaves;
     private final ParquetBatchedColumn<?>[] batchable;
@@ -89,6 +90,12 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
     private final ParquetValueReader<Object>[] readers;
     private final Object[] reuse;
     private final List<ParquetValueReader<?>> children;
+
+    /** The row of the current row group the next {@link #read} or {@link #skip} is at. */
+    private long row;
+
+    /** Whether every field is read by a batched column in the current row group. */
+    private boolean allBatched;
 
     /**
      * @param rowType the Flink type of the rows, one field per entry of {@code fields}
@@ -103,6 +110,7 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
                             rowType, rowType.getFieldCount(), fields.size()));
         }
         int arity = fields.size();
+        this.rowType = rowType;
         this.builder = new BinaryRowBuilder(rowType);
         this.leaves = new ParquetLeafReader<?>[arity];
         this.batchable = new ParquetBatchedColumn<?>[arity];
@@ -123,12 +131,13 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
 
     @Override
     public RowData read(RowData ignored) {
+        long current = row++;
         builder.begin();
         for (int pos = 0; pos < leaves.length; pos++) {
             ParquetBatchedColumn<?> column = batched[pos];
             ParquetLeafReader<?> leaf = leaves[pos];
             if (column != null) {
-                column.readInto(builder, pos);
+                column.readInto(builder, pos, current);
             } else if (leaf != null) {
                 leaf.readInto(builder, pos, definitionLevels[pos]);
             } else {
@@ -139,6 +148,50 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
             }
         }
         return builder.finish();
+    }
+
+    /** The row of the current row group the next {@link #read} or {@link #skip} is at. */
+    long row() {
+        return row;
+    }
+
+    /**
+     * Skips the next row: batched columns are not touched (they are read by row number); every
+     * other field still reads its value and drops it, so that its column (and {@code _pos}) stays
+     * in step.
+     */
+    void skip() {
+        row++;
+        if (allBatched) {
+            return;
+        }
+        builder.begin();
+        for (int pos = 0; pos < leaves.length; pos++) {
+            if (batched[pos] != null) {
+                continue;
+            }
+            ParquetLeafReader<?> leaf = leaves[pos];
+            if (leaf != null) {
+                leaf.readInto(builder, pos, definitionLevels[pos]);
+            } else {
+                reuse[pos] = readers[pos].read(reuse[pos]);
+            }
+        }
+    }
+
+    /** The batched column field {@code pos} could read through, whatever the row group. */
+    ParquetBatchedColumn<?> batchableColumn(int pos) {
+        return batchable[pos];
+    }
+
+    /** The Flink type of the rows. */
+    RowType rowType() {
+        return rowType;
+    }
+
+    /** The number of fields of the rows. */
+    int arity() {
+        return leaves.length;
     }
 
     /** Starts a row group, reading every field's column value by value. */
@@ -153,14 +206,28 @@ final class ParquetBinaryRowReader implements ParquetValueReader<RowData> {
      * Exactly one reader of a column takes its pages.
      */
     void setRowGroup(PageReadStore pageStore, Map<ColumnPath, ColumnChunkMetaData> chunks) {
+        setRowGroup(pageStore, chunks, Map.of());
+    }
+
+    /**
+     * As {@link #setRowGroup(PageReadStore, Map)}, with the batched columns in {@code pages}
+     * reading only the pages selected there.
+     */
+    void setRowGroup(
+            PageReadStore pageStore,
+            Map<ColumnPath, ColumnChunkMetaData> chunks,
+            Map<ColumnPath, ParquetPageSelection> pages) {
+        row = 0;
+        allBatched = true;
         for (int pos = 0; pos < children.size(); pos++) {
             ParquetBatchedColumn<?> column = batchable[pos];
-            if (column != null
-                    && column.decodes(chunks.get(ColumnPath.get(column.descriptor().getPath())))) {
-                column.setPageSource(pageStore);
+            ColumnPath path = column == null ? null : ColumnPath.get(column.descriptor().getPath());
+            if (column != null && column.decodes(chunks.get(path))) {
+                column.setPageSource(pageStore, pages.get(path));
                 batched[pos] = column;
             } else {
                 batched[pos] = null;
+                allBatched = false;
                 // metadata readers such as _pos need the pages too
                 children.get(pos).setPageSource(pageStore);
             }

@@ -95,7 +95,8 @@ public final class ParquetRowDataReaders {
      * Builds a batched reader of {@code expectedSchema} rows from a file of {@code fileSchema}, for
      * Iceberg's batched Parquet read path: the same rows as {@link #buildReader}, with the
      * top-level primitive columns decoded in batches where their encodings allow (see {@link
-     * ParquetBatchedColumns}).
+     * ParquetBatchedColumns}). When built inside a {@link ParquetScanPushdown} scope, the reader
+     * skips what that filter rules out (see {@link ParquetRowBatchReader}).
      */
     public static VectorizedReader<ParquetRowBatch> buildBatchReader(
             Schema expectedSchema,
@@ -104,7 +105,8 @@ public final class ParquetRowDataReaders {
             Map<Integer, ?> idToConstant) {
         return new ParquetRowBatchReader(
                 (ParquetBinaryRowReader)
-                        buildReader(expectedSchema, fileSchema, rowType, idToConstant));
+                        buildReader(expectedSchema, fileSchema, rowType, idToConstant),
+                expectedSchema);
     }
 
     private static final class ReadBuilder extends TypeWithSchemaVisitor<ParquetValueReader<?>> {

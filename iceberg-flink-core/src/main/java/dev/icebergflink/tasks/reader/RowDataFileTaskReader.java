@@ -164,7 +164,11 @@ public final class RowDataFileTaskReader implements Serializable {
         if (selector != null) {
             rows = selector.selectDeleted(rows);
         }
-        if (filtering) {
+        // a Parquet read already returns only the rows the residual keeps (evaluated before the
+        // deletes, with which it commutes: both only drop rows)
+        if (filtering
+                && !RowDataFileReaders.filtersExactly(
+                        task.file().format(), fileSchema, residual, caseSensitive)) {
             Evaluator evaluator = new Evaluator(fileSchema.asStruct(), residual, caseSensitive);
             RowDataStructLike view =
                     new RowDataStructLike(
