@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.formats.ReadBuilder;
@@ -36,6 +37,7 @@ final class BatchedParquetRowReadBuilder implements ReadBuilder<RowData, RowType
     private final InputFile file;
     private Expression filter;
     private boolean caseSensitive = true;
+    private Schema projected;
 
     BatchedParquetRowReadBuilder(ReadBuilder<ParquetRowBatch, RowType> batches, InputFile file) {
         this.batches = batches.recordsPerBatch(ROWS_PER_BATCH);
@@ -51,6 +53,7 @@ final class BatchedParquetRowReadBuilder implements ReadBuilder<RowData, RowType
     @Override
     public ReadBuilder<RowData, RowType> project(Schema schema) {
         batches.project(schema);
+        this.projected = schema;
         return this;
     }
 
@@ -116,9 +119,30 @@ final class BatchedParquetRowReadBuilder implements ReadBuilder<RowData, RowType
                     return new RowsOfBatches(built.iterator());
                 }
                 // Iceberg builds the batch reader here, on this thread: it picks the filter up
+                CloseableIterator<ParquetRowBatch> batchIterator;
                 try (ParquetScanPushdown.Scope ignored = pushdown.open()) {
-                    return new RowsOfBatches(built.iterator());
+                    batchIterator = built.iterator();
                 }
+                if (projected != null
+                        && RowDataFileReaders.filtersExactly(
+                                FileFormat.PARQUET, projected, filter, caseSensitive)
+                        && !pushdown.applied()) {
+                    // callers skip their own evaluation of the filter on the strength of it
+                    IllegalStateException notApplied =
+                            new IllegalStateException(
+                                    "The filter "
+                                            + filter
+                                            + " did not reach the Parquet batch reader of "
+                                            + file.location()
+                                            + "; refusing to return unfiltered rows");
+                    try {
+                        batchIterator.close();
+                    } catch (IOException e) {
+                        notApplied.addSuppressed(e);
+                    }
+                    throw notApplied;
+                }
+                return new RowsOfBatches(batchIterator);
             }
 
             @Override

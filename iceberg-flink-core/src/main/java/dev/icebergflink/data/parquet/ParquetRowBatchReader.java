@@ -72,6 +72,7 @@ final class ParquetRowBatchReader implements VectorizedReader<ParquetRowBatch> {
         this.pushdown = ParquetScanPushdown.current();
         this.bound = bind(expected, pushdown);
         if (bound != null) {
+            pushdown.markApplied();
             this.evaluator =
                     new Evaluator(expected.asStruct(), pushdown.filter(), pushdown.caseSensitive());
             this.view = new RowDataStructLike(expected.asStruct(), rows.rowType());

@@ -28,6 +28,9 @@ public final class ParquetScanPushdown {
     private final boolean caseSensitive;
     private final InputFile file;
 
+    /** Whether a batch reader has taken this filter to filter its rows exactly. */
+    private volatile boolean applied;
+
     /**
      * @param filter the filter, unbound, as given to the read builder
      * @param caseSensitive whether the filter's column names match case-sensitively
@@ -80,6 +83,19 @@ public final class ParquetScanPushdown {
                 CURRENT.set(previous);
             }
         };
+    }
+
+    /** Notes that a batch reader returns exactly the rows that match this filter. */
+    void markApplied() {
+        applied = true;
+    }
+
+    /**
+     * Whether a batch reader built in this pushdown's scope filters its rows exactly; the read
+     * builder checks it before its caller relies on it (see {@code RowDataFileReaders}).
+     */
+    public boolean applied() {
+        return applied;
     }
 
     /** The pushdown of the innermost open scope on this thread, or null. */
