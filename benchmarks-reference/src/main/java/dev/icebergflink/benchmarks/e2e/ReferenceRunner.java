@@ -11,7 +11,6 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expressions;
@@ -118,34 +117,14 @@ final class ReferenceRunner extends WorkloadJobs {
     }
 
     private Measurement upsert(Workload workload, int run) throws Exception {
-        String name = tableName(workload, run);
-        Table table =
-                tables.create(
-                        name,
-                        BenchmarkRows.KEYED_SCHEMA,
-                        PartitionSpec.unpartitioned(),
-                        workload.format(),
-                        workload.formatVersion());
-        GenericLimits.write(table, data, rows);
-        BenchmarkRows updates = new BenchmarkRows(data.seed() + 1);
-        long updated = upsertRows(rows);
+        UpsertInput input = upsertInput(workload, run);
         StreamExecutionEnvironment env = environment();
-        FlinkSink.forRowData(GeneratedRows.stream(env, updates, updated, 4))
-                .tableLoader(loader(name))
+        FlinkSink.forRowData(input.changes(env))
+                .tableLoader(loader(input.name()))
                 .upsert(true)
                 .equalityFieldColumns(List.of("id"))
                 .append();
-        Measurement.Span span = execute(env, label(workload.id()));
-        table.refresh();
-        new UpsertContentCheck(table, data, updates, rows, updated).check();
-        Measurement measurement =
-                new Measurement(
-                        updated,
-                        span,
-                        BenchmarkTables.fileCount(table),
-                        BenchmarkTables.fileBytes(table));
-        tables.drop(name);
-        return measurement;
+        return upsertResult(input, execute(env, label(workload.id())));
     }
 
     private Measurement scan(FileFormat format) throws Exception {

@@ -341,14 +341,20 @@ abstract class WorkloadJobs {
     }
 
     /**
-     * A quarter of the keys of a table (written untimed by the generic writer) upserted by a
-     * streaming job with a checkpoint every second, checked row by row; then, each outside the
-     * measured part but measured, a full scan of the upserted table through the connector's source
-     * and, where the connector has an equality-delete conversion, the same scan after it (the
-     * content checked again). The result's details carry the commits, the equality-delete rows the
-     * upsert left, and the scans' rows/s and CPU seconds.
+     * The table of an upsert workload and the changes to upsert into it: a keyed table of the
+     * workload's format and version holding the generated rows (written untimed by the generic
+     * writer), and new values (from the next seed) for every fourth id.
      */
-    Measurement streamUpsert(Workload workload, int run) throws Exception {
+    record UpsertInput(String name, Table table, BenchmarkRows updates, long updated) {
+
+        /** The changes, as a bounded stream of rows of {@code env}. */
+        DataStream<RowData> changes(StreamExecutionEnvironment env) {
+            return GeneratedRows.stream(env, updates, updated, 4);
+        }
+    }
+
+    /** Creates and fills the table of an upsert workload (untimed). */
+    UpsertInput upsertInput(Workload workload, int run) {
         String name = tableName(workload, run);
         Table table =
                 tables.create(
@@ -358,13 +364,45 @@ abstract class WorkloadJobs {
                         workload.format(),
                         workload.formatVersion());
         GenericLimits.write(table, data, rows);
-        BenchmarkRows updates = new BenchmarkRows(data.seed() + 1);
-        long updated = upsertRows(rows);
+        return new UpsertInput(name, table, new BenchmarkRows(data.seed() + 1), upsertRows(rows));
+    }
+
+    /**
+     * Checks the whole content of a batch upsert's table ({@link UpsertContentCheck}), then drops
+     * it; the result counts the rows upserted.
+     */
+    Measurement upsertResult(UpsertInput input, Measurement.Span span) {
+        Table table = input.table();
+        table.refresh();
+        new UpsertContentCheck(table, data, input.updates(), rows, input.updated()).check();
+        Measurement measurement =
+                new Measurement(
+                        input.updated(),
+                        span,
+                        BenchmarkTables.fileCount(table),
+                        BenchmarkTables.fileBytes(table));
+        tables.drop(input.name());
+        return measurement;
+    }
+
+    /**
+     * A quarter of the keys of a table (written untimed by the generic writer) upserted by a
+     * streaming job with a checkpoint every second, checked row by row; then, each outside the
+     * measured part but measured, a full scan of the upserted table through the connector's source
+     * and, where the connector has an equality-delete conversion, the same scan after it (the
+     * content checked again). The result's details carry the commits, the equality-delete rows the
+     * upsert left, and the scans' rows/s and CPU seconds.
+     */
+    Measurement streamUpsert(Workload workload, int run) throws Exception {
+        UpsertInput input = upsertInput(workload, run);
+        String name = input.name();
+        Table table = input.table();
+        long updated = input.updated();
         StreamExecutionEnvironment env = streamingEnvironment();
-        upsertSink(GeneratedRows.stream(env, updates, updated, 4), name);
+        upsertSink(input.changes(env), name);
         Measurement.Span span = execute(env, label(workload.id()));
         table.refresh();
-        StreamUpsertCheck check = new StreamUpsertCheck(data, updates, rows, updated);
+        StreamUpsertCheck check = new StreamUpsertCheck(data, input.updates(), rows, updated);
         check.check(table, label(workload.id()));
         Map<String, String> details = new LinkedHashMap<>();
         details.put("commits", String.valueOf(commits(table) - 1));

@@ -146,37 +146,17 @@ final class WorkloadRunner extends WorkloadJobs {
     }
 
     private Measurement upsert(Workload workload, int run) throws Exception {
-        String name = tableName(workload, run);
-        Table table =
-                tables.create(
-                        name,
-                        BenchmarkRows.KEYED_SCHEMA,
-                        PartitionSpec.unpartitioned(),
-                        workload.format(),
-                        2);
-        GenericLimits.write(table, data, rows);
-        BenchmarkRows updates = new BenchmarkRows(data.seed() + 1);
-        long updated = upsertRows(rows);
+        UpsertInput input = upsertInput(workload, run);
         StreamExecutionEnvironment env = environment();
-        GeneratedRows.stream(env, updates, updated, 4)
+        input.changes(env)
                 .sinkTo(
                         IcebergSink.forRowData()
-                                .tableLoader(loader(name))
+                                .tableLoader(loader(input.name()))
                                 .upsert(true)
                                 .upsertUniqueKeys(workload == Workload.UPSERT_UNIQUE_KEYS)
                                 .equalityFieldColumns(List.of("id"))
                                 .build());
-        Measurement.Span span = execute(env, workload.id());
-        table.refresh();
-        new UpsertContentCheck(table, data, updates, rows, updated).check();
-        Measurement measurement =
-                new Measurement(
-                        updated,
-                        span,
-                        BenchmarkTables.fileCount(table),
-                        BenchmarkTables.fileBytes(table));
-        tables.drop(name);
-        return measurement;
+        return upsertResult(input, execute(env, workload.id()));
     }
 
     /**
