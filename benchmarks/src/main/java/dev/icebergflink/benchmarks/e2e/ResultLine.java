@@ -179,19 +179,7 @@ public record ResultLine(
      * @throws IllegalArgumentException naming the line and the missing or malformed key
      */
     public static ResultLine parse(String line) {
-        if (!isResultLine(line)) {
-            throw new IllegalArgumentException(
-                    "Not a result line (it must start with '" + PREFIX + "'): " + line);
-        }
-        Map<String, String> values = new LinkedHashMap<>();
-        for (String pair : line.substring(PREFIX.length()).trim().split("\\s+")) {
-            int eq = pair.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException(
-                        "Malformed pair '" + pair + "' (expected key=value) in: " + line);
-            }
-            values.put(pair.substring(0, eq), pair.substring(eq + 1));
-        }
+        Map<String, String> values = KeyValueLine.pairs(PREFIX, "result line", line);
         try {
             String ratio = required(values, "ratio", line);
             Map<String, String> details = new LinkedHashMap<>(values);
@@ -215,10 +203,6 @@ public record ResultLine(
     }
 
     private static String required(Map<String, String> values, String key, String line) {
-        String value = values.get(key);
-        if (value == null) {
-            throw new IllegalArgumentException("Result line has no '" + key + "': " + line);
-        }
-        return value;
+        return KeyValueLine.required(values, key, "result line", line);
     }
 }

@@ -1,8 +1,8 @@
 package dev.icebergflink.benchmarks.planning;
 
+import dev.icebergflink.benchmarks.e2e.KeyValueLine;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -81,18 +81,7 @@ public record PlanningLine(
      * @throws IllegalArgumentException naming the line and the missing or malformed key
      */
     public static PlanningLine parse(String line) {
-        if (!isPlanningLine(line)) {
-            throw new IllegalArgumentException(
-                    "Not a planning line (it must start with '" + PREFIX + "'): " + line);
-        }
-        Map<String, String> values = new LinkedHashMap<>();
-        for (String pair : line.substring(PREFIX.length()).trim().split("\\s+")) {
-            int eq = pair.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException("Malformed pair '" + pair + "' in: " + line);
-            }
-            values.put(pair.substring(0, eq), pair.substring(eq + 1));
-        }
+        Map<String, String> values = KeyValueLine.pairs(PREFIX, "planning line", line);
         try {
             return new PlanningLine(
                     required(values, "connector", line),
@@ -112,11 +101,7 @@ public record PlanningLine(
     }
 
     private static String required(Map<String, String> values, String key, String line) {
-        String value = values.get(key);
-        if (value == null) {
-            throw new IllegalArgumentException("Planning line has no '" + key + "': " + line);
-        }
-        return value;
+        return KeyValueLine.required(values, key, "planning line", line);
     }
 
     /**
