@@ -7,13 +7,16 @@ import dev.icebergflink.data.RowDataFileWriterFactory;
 import dev.icebergflink.table.testing.SqlTestBase;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
@@ -85,10 +88,13 @@ class RowLevelDmlITCase extends SqlTestBase {
                 partitionClause,
                 version,
                 partitionOption);
-        exec(env, "INSERT INTO %s VALUES (1, 'a', 10), (2, 'b', 20)", name);
-        exec(env, "INSERT INTO %s VALUES (3, 'a', 30), (4, 'b', 40)", name);
-        exec(env, "INSERT INTO %s VALUES (5, 'c', 50), (6, 'c', 60)", name);
+        // the rows are written as an INSERT would write them (a commit each, a file per
+        // partition) but without a job each: the statements under test are the DML below
         Table table = table(name);
+        commit(table, row(1, "a", 10), row(2, "b", 20));
+        commit(table, row(3, "a", 30), row(4, "b", 40));
+        commit(table, row(5, "c", 50), row(6, "c", 60));
+        table = table(name);
         List<String> originalFiles = dataFiles(table);
 
         // DELETE: one snapshot, the rows of category b gone, the files of c untouched
@@ -264,32 +270,54 @@ class RowLevelDmlITCase extends SqlTestBase {
                 "CREATE TABLE %s (id INT, category STRING, v INT) PARTITIONED BY (category)"
                         + " WITH ('format-version'='2')",
                 name);
-        exec(env, "INSERT INTO %s VALUES (1, 'a', 10), (2, 'b', 20)", name);
-        exec(env, "INSERT INTO %s VALUES (3, 'a', 30), (4, 'c', 40)", name);
+        Table table = table(name);
+        commit(table, row(1, "a", 10), row(2, "b", 20));
+        commit(table, row(3, "a", 30), row(4, "c", 40));
     }
 
     /** Appends one row as its own data file, as a concurrent writer would. */
     private static void append(Table table, int id, String category, int v) {
+        commit(table, row(id, category, v));
+    }
+
+    private static GenericRowData row(int id, String category, int v) {
+        return GenericRowData.of(id, StringData.fromString(category), v);
+    }
+
+    /**
+     * Appends {@code rows} (id, category, v) in one commit, one Parquet data file per partition
+     * they fall into, the way an {@code INSERT} of them would lay them out.
+     */
+    private static void commit(Table table, GenericRowData... rows) {
         try {
-            GenericRecord record = GenericRecord.create(table.schema());
-            record.setField("id", id);
-            record.setField("category", category);
-            record.setField("v", v);
-            PartitionKey partition = new PartitionKey(table.spec(), table.schema());
-            partition.partition(record);
             OutputFileFactory files =
                     OutputFileFactory.builderFor(table, 99, 1).format(FileFormat.PARQUET).build();
-            DataWriter<RowData> writer =
-                    RowDataFileWriterFactory.builderFor(table)
-                            .build()
-                            .newDataWriter(
+            RowDataFileWriterFactory writers = RowDataFileWriterFactory.builderFor(table).build();
+            Map<PartitionKey, DataWriter<RowData>> byPartition = new LinkedHashMap<>();
+            for (GenericRowData row : rows) {
+                GenericRecord record = GenericRecord.create(table.schema());
+                record.setField("id", row.getInt(0));
+                record.setField("category", row.getString(1).toString());
+                record.setField("v", row.getInt(2));
+                PartitionKey partition = new PartitionKey(table.spec(), table.schema());
+                partition.partition(record);
+                DataWriter<RowData> writer = byPartition.get(partition);
+                if (writer == null) {
+                    writer =
+                            writers.newDataWriter(
                                     files.newOutputFile(table.spec(), partition),
                                     table.spec(),
                                     partition);
-            try (DataWriter<RowData> closing = writer) {
-                closing.write(GenericRowData.of(id, StringData.fromString(category), v));
+                    byPartition.put(partition, writer);
+                }
+                writer.write(row);
             }
-            table.newAppend().appendFile(writer.toDataFile()).commit();
+            AppendFiles append = table.newAppend();
+            for (DataWriter<RowData> writer : byPartition.values()) {
+                writer.close();
+                append.appendFile(writer.toDataFile());
+            }
+            append.commit();
         } catch (Exception e) {
             throw new RuntimeException(e);
         }
