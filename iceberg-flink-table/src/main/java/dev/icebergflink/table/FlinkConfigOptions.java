@@ -29,7 +29,11 @@ public final class FlinkConfigOptions {
                                     + " 'table.exec.iceberg.infer-source-parallelism.max', at"
                                     + " most the pushed-down limit, at least 1). When off, the"
                                     + " source uses 'table.exec.resource.default-parallelism'."
-                                    + " A 'scan.parallelism' table option always wins.");
+                                    + " The operators after an inferred source run at its"
+                                    + " parallelism, chained to it. A 'scan.parallelism' table"
+                                    + " option always wins (and, as Flink does for that option,"
+                                    + " the operators after the source keep the job's default"
+                                    + " parallelism).");
 
     public static final ConfigOption<Integer> TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX =
             ConfigOptions.key("table.exec.iceberg.infer-source-parallelism.max")

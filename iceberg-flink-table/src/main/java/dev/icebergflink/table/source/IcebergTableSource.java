@@ -56,8 +56,9 @@ import org.apache.iceberg.types.Types;
  * every filter) and limits; {@code WATERMARK FOR c AS SOURCE_WATERMARK()} makes the source emit
  * split watermarks from the {@code watermark-column} (default: the rowtime column). Rows have the
  * declared column types ({@link DeclaredRowDataConverter}). A bounded read infers its parallelism
- * from the planned splits ({@link SourceParallelism}). {@code METADATA FROM '<key>'} columns read
- * the {@link ReadMetadataColumn}s, appended after the physical columns.
+ * from the planned splits ({@link SourceParallelism}), and the operators after the source then run
+ * chained to it at that parallelism ({@link InferredParallelismScan}). {@code METADATA FROM
+ * '<key>'} columns read the {@link ReadMetadataColumn}s, appended after the physical columns.
  *
  * <p>The read options are resolved once, by the factory, into a plan ({@link
  * dev.icebergflink.source.config.ScanContext}); what the planner pushes down derives a new plan
@@ -188,6 +189,10 @@ public final class IcebergTableSource
                         !source.scanContext().streaming(),
                         atMost -> countSplits(source, atMost),
                         source.scanContext().limit());
+        if (scanParallelism == null && parallelism != null) {
+            // inferred from the splits: the operators after the source follow it, chained
+            return new InferredParallelismScan(source, parallelism, "Iceberg " + tableName);
+        }
         return SourceProvider.of(source, parallelism);
     }
 

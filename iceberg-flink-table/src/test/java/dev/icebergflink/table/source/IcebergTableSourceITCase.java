@@ -4,6 +4,8 @@ import static dev.icebergflink.table.testing.TableData.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.icebergflink.CatalogLoader;
 import dev.icebergflink.table.testing.SqlTestBase;
 import dev.icebergflink.table.testing.TableData;
@@ -362,6 +364,61 @@ class IcebergTableSourceITCase extends SqlTestBase {
                 .isEqualTo(1);
         sqlClient(batch, "SET table.exec.iceberg.infer-source-parallelism.max = 2;");
         assertThat(sourceParallelism(batch, "SELECT * FROM " + name)).isEqualTo(2);
+    }
+
+    @Test
+    void operatorsAfterAnInferredSourceRunChainedAtItsParallelism() throws Exception {
+        Table table = createSample();
+        TableData.appendFiles(
+                table,
+                List.of(List.of(row(1L, "a")), List.of(row(2L, "b")), List.of(row(3L, "c"))));
+        String count = "SELECT COUNT(*) FROM " + name + " /*+ OPTIONS('split-size'='1024') */";
+
+        // three splits, three readers; each counts its rows where it read them
+        JsonNode afterInferred = operatorAfterSource(batch, count);
+        assertThat(afterInferred.get("parallelism").asInt())
+                .as(afterInferred.toString())
+                .isEqualTo(3);
+        assertThat(shipStrategy(afterInferred)).isEqualTo("FORWARD");
+        assertThat(rows(batch, count)).containsExactly(Row.of(3L));
+
+        // a parallelism the user chose keeps Flink's rule: the next operators run at the default
+        String chosen =
+                "SELECT COUNT(*) FROM "
+                        + name
+                        + " /*+ OPTIONS('split-size'='1024', 'scan.parallelism'='3') */";
+        JsonNode afterChosen = operatorAfterSource(batch, chosen);
+        assertThat(afterChosen.get("parallelism").asInt()).as(afterChosen.toString()).isEqualTo(2);
+        assertThat(shipStrategy(afterChosen)).isEqualTo("REBALANCE");
+        assertThat(rows(batch, chosen)).containsExactly(Row.of(3L));
+    }
+
+    /** The operator of the query's execution plan that reads the source's output. */
+    private static JsonNode operatorAfterSource(TableEnvironment env, String query)
+            throws Exception {
+        String plan = env.explainSql(query, ExplainDetail.JSON_EXECUTION_PLAN);
+        // the JSON plan follows the textual plans, which may hold braces of their own
+        String json = plan.substring(plan.indexOf('{', plan.indexOf("Physical Execution Plan")));
+        JsonNode nodes = new ObjectMapper().readTree(json).get("nodes");
+        JsonNode source = null;
+        for (JsonNode node : nodes) {
+            if (node.get("type").asText().startsWith("Source: ")) {
+                source = node;
+            }
+        }
+        assertThat(source).as(plan).isNotNull();
+        for (JsonNode node : nodes) {
+            for (JsonNode input : node.path("predecessors")) {
+                if (input.get("id").asInt() == source.get("id").asInt()) {
+                    return node;
+                }
+            }
+        }
+        throw new AssertionError("No operator reads the source in " + plan);
+    }
+
+    private static String shipStrategy(JsonNode operator) {
+        return operator.get("predecessors").get(0).get("ship_strategy").asText();
     }
 
     private static int sourceParallelism(TableEnvironment env, String query) {
