@@ -1,5 +1,6 @@
 package dev.icebergflink.data.parquet;
 
+import dev.icebergflink.data.row.BinaryRowBatchBuilder;
 import dev.icebergflink.data.row.BinaryRowBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -226,4 +227,49 @@ abstract class ParquetBatchedColumn<V extends WritableColumnVector> {
 
     /** Writes value {@code index} of the vector, known not to be null, into field {@code pos}. */
     abstract void write(BinaryRowBuilder row, int pos, int index);
+
+    /**
+     * How many decoded values the vector holds from {@code index} on (an index {@link #indexOf}
+     * returned): the rows a batch may take from it without decoding again.
+     */
+    final int valuesFrom(int index) {
+        return filled - index;
+    }
+
+    /**
+     * Whether {@link #writeBatch} can write this column's values into the field of a batch of rows:
+     * true for every column whose values the field holds without conversion to an object.
+     */
+    boolean writesBatches() {
+        return false;
+    }
+
+    /**
+     * Counts the variable-length values of rows {@code 0 <= r < count} of {@code rows}, values
+     * {@code first + r} of the vector, in field {@code pos}; columns of fixed-width values count
+     * nothing.
+     */
+    void measureBatch(BinaryRowBatchBuilder rows, int pos, int first, int count) {}
+
+    /**
+     * Writes values {@code first .. first + count - 1} of the vector (an index {@link #indexOf}
+     * returned, and at most {@link #valuesFrom} values) into field {@code pos} of rows {@code 0 ..
+     * count - 1} of {@code rows}; the next row read row after row is the one after them. Only
+     * called when {@link #writesBatches}.
+     */
+    final void writeBatch(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+        writeValues(rows, pos, first, count);
+        next = vectorStart + first + count;
+    }
+
+    /**
+     * Writes values {@code first + r} of the vector, or null, into field {@code pos} of rows {@code
+     * 0 <= r < count}: one loop per column type, so that the call per value is direct.
+     */
+    void writeValues(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+        throw new UnsupportedOperationException(
+                "Parquet column "
+                        + String.join(".", desc.getPath())
+                        + " is not written column by column");
+    }
 }

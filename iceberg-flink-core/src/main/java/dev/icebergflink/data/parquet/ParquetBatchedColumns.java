@@ -1,5 +1,6 @@
 package dev.icebergflink.data.parquet;
 
+import dev.icebergflink.data.row.BinaryRowBatchBuilder;
 import dev.icebergflink.data.row.BinaryRowBuilder;
 import java.math.BigDecimal;
 import java.util.Arrays;
@@ -67,14 +68,14 @@ final class ParquetBatchedColumns {
             case INTEGER:
             case DATE:
                 return physical == PrimitiveTypeName.INT32
-                        ? new IntColumn(desc, BinaryRowBuilder::setInt)
+                        ? new IntColumn(desc, BinaryRowBuilder::setInt, AsBatch.INT)
                         : null;
             case LONG:
                 if (physical == PrimitiveTypeName.INT64) {
-                    return new LongColumn(desc, BinaryRowBuilder::setLong);
+                    return new LongColumn(desc, BinaryRowBuilder::setLong, AsBatch.LONG, null);
                 }
                 return physical == PrimitiveTypeName.INT32
-                        ? new IntColumn(desc, BinaryRowBuilder::setLong)
+                        ? new IntColumn(desc, BinaryRowBuilder::setLong, AsBatch.LONG)
                         : null;
             case FLOAT:
                 return physical == PrimitiveTypeName.FLOAT ? new FloatColumn(desc, false) : null;
@@ -106,13 +107,15 @@ final class ParquetBatchedColumns {
         TimeUnit unit = time.getUnit();
         if (unit == TimeUnit.MILLIS) {
             return prim.getPrimitiveTypeName() == PrimitiveTypeName.INT32
-                    ? new IntColumn(desc, BinaryRowBuilder::setInt)
+                    ? new IntColumn(desc, BinaryRowBuilder::setInt, AsBatch.INT)
                     : null;
         }
         return longs(
                 prim,
                 desc,
-                (row, pos, value) -> row.setInt(pos, ParquetLeafReaders.millisOfDay(value, unit)));
+                (row, pos, value) -> row.setInt(pos, ParquetLeafReaders.millisOfDay(value, unit)),
+                AsBatch.TIME,
+                unit);
     }
 
     private static ParquetBatchedColumn<?> timestampColumn(
@@ -126,7 +129,9 @@ final class ParquetBatchedColumns {
                 prim,
                 desc,
                 (row, pos, value) ->
-                        row.setTimestamp(pos, ParquetLeafReaders.timestamp(value, unit)));
+                        row.setTimestamp(pos, ParquetLeafReaders.timestamp(value, unit)),
+                AsBatch.TIMESTAMP,
+                unit);
     }
 
     private static ParquetBatchedColumn<?> decimalColumn(
@@ -134,6 +139,8 @@ final class ParquetBatchedColumns {
         int precision = decimal.precision();
         int scale = decimal.scale();
         LongWriter writer;
+        // a compact decimal is its unscaled long
+        AsBatch batch = DecimalData.isCompact(precision) ? AsBatch.LONG : AsBatch.NONE;
         if (DecimalData.isCompact(precision)) {
             writer = BinaryRowBuilder::setCompactDecimal;
         } else {
@@ -147,19 +154,36 @@ final class ParquetBatchedColumns {
         }
         switch (physical) {
             case INT32:
-                return new IntColumn(desc, writer::write);
+                return new IntColumn(desc, writer::write, batch);
             case INT64:
-                return new LongColumn(desc, writer);
+                return new LongColumn(desc, writer, batch, null);
             default:
                 return null;
         }
     }
 
     private static ParquetBatchedColumn<?> longs(
-            PrimitiveType prim, ColumnDescriptor desc, LongWriter writer) {
+            PrimitiveType prim,
+            ColumnDescriptor desc,
+            LongWriter writer,
+            AsBatch batch,
+            TimeUnit unit) {
         return prim.getPrimitiveTypeName() == PrimitiveTypeName.INT64
-                ? new LongColumn(desc, writer)
+                ? new LongColumn(desc, writer, batch, unit)
                 : null;
+    }
+
+    /**
+     * What the field of an INT32 or INT64 column holds in a row built column by column: the value
+     * as an int or a long (a compact decimal's unscaled value too), a timestamp or a time of day of
+     * the column's unit, or nothing the batch builder takes (a decimal too wide to be compact).
+     */
+    private enum AsBatch {
+        INT,
+        LONG,
+        TIMESTAMP,
+        TIME,
+        NONE
     }
 
     /** A column whose values read as longs: its ints widened, or its longs. */
@@ -211,21 +235,60 @@ final class ParquetBatchedColumns {
         void write(BinaryRowBuilder row, int pos, int index) {
             row.setBoolean(pos, vector.getBoolean(index));
         }
+
+        @Override
+        boolean writesBatches() {
+            return true;
+        }
+
+        @Override
+        void writeValues(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+            for (int r = 0; r < count; r++) {
+                int index = first + r;
+                if (vector.isNullAt(index)) {
+                    rows.setNull(r, pos);
+                } else {
+                    rows.setBoolean(r, pos, vector.getBoolean(index));
+                }
+            }
+        }
     }
 
     /** INT32 columns: ints, dates, millisecond times, widened longs and int decimals. */
     private static final class IntColumn extends ParquetBatchedColumn<HeapIntVector>
             implements LongValues {
         private final IntWriter writer;
+        private final AsBatch batch;
 
-        private IntColumn(ColumnDescriptor desc, IntWriter writer) {
+        private IntColumn(ColumnDescriptor desc, IntWriter writer, AsBatch batch) {
             super(desc, new HeapIntVector(BATCH_SIZE), IntColumnReader::new);
             this.writer = writer;
+            this.batch = batch;
         }
 
         @Override
         void write(BinaryRowBuilder row, int pos, int index) {
             writer.write(row, pos, vector.getInt(index));
+        }
+
+        @Override
+        boolean writesBatches() {
+            return batch != AsBatch.NONE;
+        }
+
+        @Override
+        void writeValues(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+            boolean widen = batch == AsBatch.LONG;
+            for (int r = 0; r < count; r++) {
+                int index = first + r;
+                if (vector.isNullAt(index)) {
+                    rows.setNull(r, pos);
+                } else if (widen) {
+                    rows.setLong(r, pos, vector.getInt(index));
+                } else {
+                    rows.setInt(r, pos, vector.getInt(index));
+                }
+            }
         }
 
         @Override
@@ -238,15 +301,66 @@ final class ParquetBatchedColumns {
     private static final class LongColumn extends ParquetBatchedColumn<HeapLongVector>
             implements LongValues {
         private final LongWriter writer;
+        private final AsBatch batch;
 
-        private LongColumn(ColumnDescriptor desc, LongWriter writer) {
+        /** The unit of a timestamp or time column's values, else null. */
+        private final TimeUnit unit;
+
+        private LongColumn(ColumnDescriptor desc, LongWriter writer, AsBatch batch, TimeUnit unit) {
             super(desc, new HeapLongVector(BATCH_SIZE), LongColumnReader::new);
             this.writer = writer;
+            this.batch = batch;
+            this.unit = unit;
         }
 
         @Override
         void write(BinaryRowBuilder row, int pos, int index) {
             writer.write(row, pos, vector.getLong(index));
+        }
+
+        @Override
+        boolean writesBatches() {
+            return batch != AsBatch.NONE;
+        }
+
+        @Override
+        void measureBatch(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+            if (batch == AsBatch.TIMESTAMP) {
+                for (int r = 0; r < count; r++) {
+                    if (!vector.isNullAt(first + r)) {
+                        rows.addTimestamp(r, pos);
+                    }
+                }
+            }
+        }
+
+        @Override
+        void writeValues(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+            long unitsPerMilli =
+                    unit == TimeUnit.MICROS ? 1_000L : unit == TimeUnit.NANOS ? 1_000_000L : 1L;
+            int nanosPerUnit = (int) (1_000_000L / unitsPerMilli);
+            for (int r = 0; r < count; r++) {
+                int index = first + r;
+                if (vector.isNullAt(index)) {
+                    rows.setNull(r, pos);
+                    continue;
+                }
+                long value = vector.getLong(index);
+                switch (batch) {
+                    case TIMESTAMP:
+                        rows.setTimestamp(
+                                r,
+                                pos,
+                                Math.floorDiv(value, unitsPerMilli),
+                                (int) Math.floorMod(value, unitsPerMilli) * nanosPerUnit);
+                        break;
+                    case TIME:
+                        rows.setInt(r, pos, ParquetLeafReaders.millisOfDay(value, unit));
+                        break;
+                    default:
+                        rows.setLong(r, pos, value);
+                }
+            }
         }
 
         @Override
@@ -273,6 +387,25 @@ final class ParquetBatchedColumns {
                 row.setFloat(pos, value);
             }
         }
+
+        @Override
+        boolean writesBatches() {
+            return true;
+        }
+
+        @Override
+        void writeValues(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+            for (int r = 0; r < count; r++) {
+                int index = first + r;
+                if (vector.isNullAt(index)) {
+                    rows.setNull(r, pos);
+                } else if (widen) {
+                    rows.setDouble(r, pos, vector.getFloat(index));
+                } else {
+                    rows.setFloat(r, pos, vector.getFloat(index));
+                }
+            }
+        }
     }
 
     private static final class DoubleColumn extends ParquetBatchedColumn<HeapDoubleVector> {
@@ -283,6 +416,23 @@ final class ParquetBatchedColumns {
         @Override
         void write(BinaryRowBuilder row, int pos, int index) {
             row.setDouble(pos, vector.getDouble(index));
+        }
+
+        @Override
+        boolean writesBatches() {
+            return true;
+        }
+
+        @Override
+        void writeValues(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+            for (int r = 0; r < count; r++) {
+                int index = first + r;
+                if (vector.isNullAt(index)) {
+                    rows.setNull(r, pos);
+                } else {
+                    rows.setDouble(r, pos, vector.getDouble(index));
+                }
+            }
         }
     }
 
@@ -315,11 +465,55 @@ final class ParquetBatchedColumns {
                 row.setBytes(pos, vector.buffer, vector.start[index], vector.length[index]);
                 return;
             }
+            int id = entry(index);
+            row.setBytes(pos, entries, entryStart[id], entryLength[id]);
+        }
+
+        @Override
+        boolean writesBatches() {
+            return true;
+        }
+
+        @Override
+        void measureBatch(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+            boolean dictionary = vector.hasDictionary();
+            for (int r = 0; r < count; r++) {
+                int index = first + r;
+                if (vector.isNullAt(index)) {
+                    continue;
+                }
+                if (dictionary) {
+                    int id = entry(index); // may grow the entry arrays: read them after it
+                    rows.addBytesLength(r, entryLength[id]);
+                } else {
+                    rows.addBytesLength(r, vector.length[index]);
+                }
+            }
+        }
+
+        @Override
+        void writeValues(BinaryRowBatchBuilder rows, int pos, int first, int count) {
+            boolean dictionary = vector.hasDictionary();
+            for (int r = 0; r < count; r++) {
+                int index = first + r;
+                if (vector.isNullAt(index)) {
+                    rows.setNull(r, pos);
+                } else if (dictionary) {
+                    int id = entry(index);
+                    rows.setBytes(r, pos, entries, entryStart[id], entryLength[id]);
+                } else {
+                    rows.setBytes(r, pos, vector.buffer, vector.start[index], vector.length[index]);
+                }
+            }
+        }
+
+        /** The dictionary id of value {@code index}, its entry decoded. */
+        private int entry(int index) {
             int id = vector.getDictionaryIds().vector[index];
             if (id >= entryStart.length || entryStart[id] < 0) {
                 decodeEntry(id, index);
             }
-            row.setBytes(pos, entries, entryStart[id], entryLength[id]);
+            return id;
         }
 
         @Override
@@ -329,10 +523,7 @@ final class ParquetBatchedColumns {
                 return Arrays.compareUnsigned(
                         vector.buffer, start, start + vector.length[index], other, 0, other.length);
             }
-            int id = vector.getDictionaryIds().vector[index];
-            if (id >= entryStart.length || entryStart[id] < 0) {
-                decodeEntry(id, index);
-            }
+            int id = entry(index);
             int start = entryStart[id];
             return Arrays.compareUnsigned(
                     entries, start, start + entryLength[id], other, 0, other.length);

@@ -101,8 +101,12 @@ final class ParquetRowBatchReader implements VectorizedReader<ParquetRowBatch> {
         ParquetRowBatch batch = reuse != null ? reuse : new ParquetRowBatch(numRows);
         batch.clear(numRows);
         if (bound == null) {
-            for (int i = 0; i < numRows; i++) {
-                batch.add(rows.read(null));
+            if (rows.readsColumnar()) {
+                rows.readBatch(batch, numRows);
+            } else {
+                for (int i = 0; i < numRows; i++) {
+                    batch.add(rows.read(null));
+                }
             }
             return batch;
         }
@@ -232,6 +236,11 @@ final class ParquetRowBatchReader implements VectorizedReader<ParquetRowBatch> {
         } catch (RuntimeException e) {
             return 0;
         }
+    }
+
+    /** Whether the current row group's rows are built column by column when no filter applies. */
+    boolean readsColumnar() {
+        return rows.readsColumnar();
     }
 
     /** How many fields the current row group decodes in batches. */

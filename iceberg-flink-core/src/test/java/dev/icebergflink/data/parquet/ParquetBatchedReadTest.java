@@ -22,6 +22,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -76,6 +77,24 @@ class ParquetBatchedReadTest {
     /** Every column but the fixed-length decimal and the uuid. */
     private static final int BATCHED_COLUMNS = 14;
 
+    /** The columns whose values a row holds as they are: every batched one. */
+    private static final List<String> COLUMNAR =
+            List.of(
+                    "id",
+                    "category",
+                    "note",
+                    "amount",
+                    "count",
+                    "ratio",
+                    "day",
+                    "at",
+                    "ts",
+                    "tstz",
+                    "price",
+                    "big",
+                    "flag",
+                    "payload");
+
     private static final int ROWS = 30_001;
 
     /** Small row groups, pages and dictionaries, so that the file has many of each. */
@@ -111,6 +130,35 @@ class ParquetBatchedReadTest {
         assertThat(batched).isEqualTo(rowByRow); // binary rows: byte for byte
 
         assertThat(batchedFieldCounts(file)).containsExactly(BATCHED_COLUMNS);
+    }
+
+    @Test
+    void rowsOfColumnsTakenAsTheyAreAreBuiltColumnByColumn() throws IOException {
+        List<RowData> written = rows(ROWS, 17L);
+        File file = write(written, WriterVersion.PARQUET_1_0);
+        // without the fixed-length decimal and the uuid, every field is a batched column whose
+        // values the row holds as they are: the rows are built a column at a time
+        Schema columnar = SCHEMA.select(COLUMNAR);
+
+        List<RowData> batched =
+                FormatTestFiles.collect(
+                        RowDataFileReaders.readBuilder(FileFormat.PARQUET, Files.localInput(file))
+                                .project(columnar)
+                                .build());
+        List<RowData> rowByRow =
+                FormatTestFiles.collect(
+                        FormatModelRegistry.<RowData, Object>readBuilder(
+                                        FileFormat.PARQUET, RowData.class, Files.localInput(file))
+                                .project(columnar)
+                                .build());
+        assertThat(batched).hasSize(ROWS).isEqualTo(rowByRow); // binary rows: byte for byte
+        RowDataAssert.assertRowsEqual(columnar, project(written, columnar), batched);
+
+        assertThat(readerStates(file, columnar, ParquetRowBatchReader::readsColumnar))
+                .containsExactly(true);
+        assertThat(readerStates(file, SCHEMA, ParquetRowBatchReader::readsColumnar))
+                .as("a fixed-length decimal is read value by value, so the rows are too")
+                .containsExactly(false);
     }
 
     @Test
@@ -162,25 +210,52 @@ class ParquetBatchedReadTest {
 
     /** How many fields each row group of the file decoded in batches. */
     private static Set<Integer> batchedFieldCounts(File file) throws IOException {
+        return readerStates(file, SCHEMA, ParquetRowBatchReader::batchedFieldCount);
+    }
+
+    /** What {@code state} says of the batched reader of {@code projection} after each batch. */
+    private static <T extends Comparable<T>> Set<T> readerStates(
+            File file, Schema projection, Function<ParquetRowBatchReader, T> state)
+            throws IOException {
         AtomicReference<ParquetRowBatchReader> reader = new AtomicReference<>();
-        Set<Integer> counts = new TreeSet<>();
+        Set<T> states = new TreeSet<>();
         try (CloseableIterable<ParquetRowBatch> batches =
                 Parquet.read(Files.localInput(file))
-                        .project(SCHEMA)
+                        .project(projection)
                         .createBatchedReaderFunc(
                                 fileSchema -> {
                                     reader.set(
                                             (ParquetRowBatchReader)
                                                     ParquetRowDataReaders.buildBatchReader(
-                                                            SCHEMA, fileSchema, null, Map.of()));
+                                                            projection,
+                                                            fileSchema,
+                                                            null,
+                                                            Map.of()));
                                     return reader.get();
                                 })
                         .build()) {
             for (ParquetRowBatch ignored : batches) {
-                counts.add(reader.get().batchedFieldCount());
+                states.add(state.apply(reader.get()));
             }
         }
-        return counts;
+        return states;
+    }
+
+    /** The fields of {@code projection} of each row, in its order. */
+    private static List<RowData> project(List<RowData> rows, Schema projection) {
+        List<Integer> fields = new ArrayList<>();
+        for (Types.NestedField field : projection.columns()) {
+            fields.add(SCHEMA.columns().indexOf(SCHEMA.findField(field.fieldId())));
+        }
+        List<RowData> projected = new ArrayList<>(rows.size());
+        for (RowData row : rows) {
+            GenericRowData copy = new GenericRowData(fields.size());
+            for (int i = 0; i < fields.size(); i++) {
+                copy.setField(i, ((GenericRowData) row).getField(fields.get(i)));
+            }
+            projected.add(copy);
+        }
+        return projected;
     }
 
     private File write(List<RowData> rows, WriterVersion version) throws IOException {
