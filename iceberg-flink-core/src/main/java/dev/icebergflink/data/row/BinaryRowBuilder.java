@@ -183,10 +183,13 @@ public final class BinaryRowBuilder {
     public RowData finish() {
         writer.complete();
         int size = scratch.getSizeInBytes();
+        // the writer's segment wraps a heap array: System.arraycopy copies a row of a few dozen
+        // bytes for a fraction of a segment's checked copy
+        byte[] written = scratch.getSegments()[0].getArray();
         BinaryRowData row = new BinaryRowData(arity);
         if (size > MAX_SHARED_SIZE) {
             byte[] own = new byte[size];
-            scratch.getSegments()[0].get(0, own, 0, size);
+            System.arraycopy(written, 0, own, 0, size);
             row.pointTo(MemorySegmentFactory.wrap(own), 0, size);
             return row;
         }
@@ -195,7 +198,7 @@ public final class BinaryRowBuilder {
             chunkSegments = new MemorySegment[] {MemorySegmentFactory.wrap(chunk)};
             used = 0;
         }
-        scratch.getSegments()[0].get(0, chunk, used, size);
+        System.arraycopy(written, 0, chunk, used, size);
         row.pointTo(chunkSegments, used, size);
         used += size;
         return row;
