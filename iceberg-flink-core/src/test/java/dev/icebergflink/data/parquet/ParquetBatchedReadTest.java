@@ -121,13 +121,8 @@ class ParquetBatchedReadTest {
         List<RowData> batched = FormatTestFiles.collect(readBatched(file));
         RowDataAssert.assertRowsEqual(SCHEMA, written, batched);
 
-        List<RowData> rowByRow =
-                FormatTestFiles.collect(
-                        FormatModelRegistry.<RowData, Object>readBuilder(
-                                        FileFormat.PARQUET, RowData.class, Files.localInput(file))
-                                .project(SCHEMA)
-                                .build());
-        assertThat(batched).isEqualTo(rowByRow); // binary rows: byte for byte
+        // binary rows: byte for byte
+        assertThat(batched).isEqualTo(readRowByRow(file, SCHEMA));
 
         assertThat(batchedFieldCounts(file)).containsExactly(BATCHED_COLUMNS);
     }
@@ -145,13 +140,8 @@ class ParquetBatchedReadTest {
                         RowDataFileReaders.readBuilder(FileFormat.PARQUET, Files.localInput(file))
                                 .project(columnar)
                                 .build());
-        List<RowData> rowByRow =
-                FormatTestFiles.collect(
-                        FormatModelRegistry.<RowData, Object>readBuilder(
-                                        FileFormat.PARQUET, RowData.class, Files.localInput(file))
-                                .project(columnar)
-                                .build());
-        assertThat(batched).hasSize(ROWS).isEqualTo(rowByRow); // binary rows: byte for byte
+        // binary rows: byte for byte
+        assertThat(batched).hasSize(ROWS).isEqualTo(readRowByRow(file, columnar));
         RowDataAssert.assertRowsEqual(columnar, project(written, columnar), batched);
 
         assertThat(readerStates(file, columnar, ParquetRowBatchReader::readsColumnar))
@@ -193,6 +183,15 @@ class ParquetBatchedReadTest {
 
         assertThat(firstSplitRows).isBetween(1, ROWS - 1);
         RowDataAssert.assertRowsEqual(SCHEMA, written, read);
+    }
+
+    /** The rows of the row-at-a-time path (Iceberg's format model registry). */
+    private static List<RowData> readRowByRow(File file, Schema projection) {
+        return FormatTestFiles.collect(
+                FormatModelRegistry.<RowData, Object>readBuilder(
+                                FileFormat.PARQUET, RowData.class, Files.localInput(file))
+                        .project(projection)
+                        .build());
     }
 
     private CloseableIterable<RowData> readBatched(File file) {
