@@ -11,14 +11,26 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SavepointFixturesTest {
 
-    private static final String NAME = "savepoint-fixtures-selftest";
+    /**
+     * One name per JVM: builds of several Flink lines run this test at the same time on one
+     * machine, and the lock file of a shared name would be the other build's now and then.
+     */
+    private static final String NAME =
+            "savepoint-fixtures-selftest-" + ProcessHandle.current().pid();
 
     @TempDir Path target;
+
+    @AfterAll
+    static void removeThisJvmsFixture() throws IOException {
+        SavepointFixtures.deleteRecursively(SavepointFixtures.ROOT.resolve(NAME));
+        Files.deleteIfExists(SavepointFixtures.ROOT.resolve(NAME + ".lock"));
+    }
 
     @Test
     void aFixtureIsWrittenAtItsFixedDirectoryAndExportedWithoutChecksumsWithItsProperties()
