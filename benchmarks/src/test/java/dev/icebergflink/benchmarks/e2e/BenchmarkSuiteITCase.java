@@ -53,7 +53,7 @@ class BenchmarkSuiteITCase {
                             "--heap",
                             "768m",
                             "--workloads",
-                            "limit-write-partitioned,append-parquet,upsert,upsert-unique-keys,"
+                            "limit-write-partitioned,append-parquet,upsert,"
                                     + "scan-parquet,sql-count,stream-append",
                             // one run through Iceberg's own connector keeps its launcher alive:
                             // one more child JVM, about what each of the others costs
@@ -90,7 +90,6 @@ class BenchmarkSuiteITCase {
                         "append-parquet",
                         "reference-append-parquet",
                         "upsert",
-                        "upsert-unique-keys",
                         "scan-parquet",
                         "sql-count",
                         "stream-append");
@@ -107,7 +106,6 @@ class BenchmarkSuiteITCase {
                 .isEqualTo(16L * GenericLimits.threads());
         assertThat(byWorkload.get("scan-parquet").rows()).isEqualTo(ROWS);
         assertThat(byWorkload.get("upsert").rows()).isEqualTo(ROWS / 4);
-        assertThat(byWorkload.get("upsert-unique-keys").rows()).isEqualTo(ROWS / 4);
         // the streaming path: a checkpoint every second, at least the final one committed
         ResultLine streamAppend = byWorkload.get("stream-append");
         assertThat(streamAppend.rows()).isEqualTo(ROWS);
