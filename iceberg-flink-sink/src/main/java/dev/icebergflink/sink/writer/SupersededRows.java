@@ -25,9 +25,9 @@ import java.util.function.LongConsumer;
  * other, and grouping them compares each entry with the one before only. Many keys that share one
  * hash (a hash is 32 bits; keys can be made to collide on purpose) therefore cost a comparison sort
  * of those keys, never a comparison of every pair, and the grouping holds one key, not every key of
- * a hash. Memory in use stays under the budget plus the merge's read buffers; spill files stay
- * listed until merged, and are removed when the merge is done and on {@link #close} (also after a
- * failed merge).
+ * a hash. The buffers' allocated memory (not only the part in use) stays within the budget, plus
+ * the merge's read buffers at the end; spill files stay listed until merged, and are removed when
+ * the merge is done and on {@link #close} (also after a failed merge).
  *
  * <p>Not thread-safe; one instance serves one writer and one checkpoint.
  */
@@ -47,18 +47,21 @@ final class SupersededRows implements Closeable {
 
     private static final int INITIAL_ENTRIES = 1024;
 
+    /** Arena bytes per entry to start with: a key of 8 bytes and its location. */
+    private static final int INITIAL_ENTRY_BYTES = 16;
+
     /** Runs that are merged into one as soon as there are this many. */
     static final int MAX_MERGED_RUNS = SpilledKeyRuns.MAX_MERGED_RUNS;
 
     private final long memoryBudget;
     private final SpilledKeyRuns runs;
 
-    private byte[] arena = new byte[INITIAL_ENTRIES * 16];
+    private byte[] arena;
     private int arenaUsed;
     // entry i is arena[offsets[i], offsets[i + 1]): its key bytes, then its location (8 bytes)
-    private int[] offsets = new int[INITIAL_ENTRIES + 1];
+    private int[] offsets;
     // (key hash << 32 | entry index): sorting these orders entries by hash, then arrival
-    private long[] sortKeys = new long[INITIAL_ENTRIES];
+    private long[] sortKeys;
     private long[] sortScratch = new long[0];
     private int count;
     private long recorded;
@@ -77,6 +80,17 @@ final class SupersededRows implements Closeable {
         }
         this.memoryBudget = memoryBudget;
         this.runs = new SpilledKeyRuns(spillDirectory);
+        // start small, and within the budget: the buffers grow as entries come
+        int entries =
+                (int)
+                        Math.max(
+                                1,
+                                Math.min(
+                                        INITIAL_ENTRIES,
+                                        memoryBudget / (ENTRY_OVERHEAD + INITIAL_ENTRY_BYTES) / 2));
+        this.arena = new byte[entries * INITIAL_ENTRY_BYTES];
+        this.offsets = new int[entries + 1];
+        this.sortKeys = new long[entries];
     }
 
     /**
@@ -104,7 +118,7 @@ final class SupersededRows implements Closeable {
     long bufferBytes() {
         return arena.length
                 + (long) Integer.BYTES * offsets.length
-                + (long) Long.BYTES * sortKeys.length;
+                + (long) Long.BYTES * (sortKeys.length + sortScratch.length);
     }
 
     /** Comparisons of two keys' bytes so far (tests of the work bound). */
@@ -171,10 +185,15 @@ final class SupersededRows implements Closeable {
             throw new IllegalStateException("Superseded rows were already resolved");
         }
         int entryBytes = length + Long.BYTES;
-        if (count > 0 && footprint(count + 1, arenaUsed + (long) entryBytes) > memoryBudget) {
-            spillUnchecked();
+        if (!makeRoom(entryBytes, false)) {
+            if (count > 0) {
+                spillUnchecked();
+            }
+            if (!makeRoom(entryBytes, false)) {
+                // a key too large for the budget on its own: buffer it alone, beyond the budget
+                makeRoom(entryBytes, true);
+            }
         }
-        ensureCapacity(entryBytes);
         int start = arenaUsed;
         System.arraycopy(key, 0, arena, start, length);
         writeLong(arena, start + length, location);
@@ -185,25 +204,65 @@ final class SupersededRows implements Closeable {
         recorded++;
     }
 
-    private static long footprint(int entries, long arenaBytes) {
-        return arenaBytes + (long) entries * ENTRY_OVERHEAD;
+    /**
+     * Bytes the buffers take once allocated for {@code entries} entries and an arena of {@code
+     * arenaBytes}, counting the radix sort's second array (allocated at the first sort).
+     */
+    private static long allocatedBytes(long arenaBytes, long entries) {
+        return arenaBytes + entries * ENTRY_OVERHEAD + Integer.BYTES;
     }
 
-    private void ensureCapacity(int entryBytes) {
-        if (arenaUsed + entryBytes > arena.length) {
-            long wanted = Math.max((long) arena.length * 2, (long) arenaUsed + entryBytes);
-            long capped = Math.max(Math.min(wanted, memoryBudget), (long) arenaUsed + entryBytes);
-            if (capped > Integer.MAX_VALUE - 16) {
-                throw new IllegalStateException(
-                        "Upsert key entries outgrew one buffer; lower the memory budget");
+    /**
+     * Makes room for one more entry of {@code entryBytes}, growing the buffers by doubling but
+     * never beyond the memory budget (unless {@code beyondBudget}), so that what the buffers hold
+     * allocated, not only what they use, stays within the budget.
+     *
+     * @return whether there is room; when not, the caller spills and tries again
+     */
+    private boolean makeRoom(int entryBytes, boolean beyondBudget) {
+        long arenaNeeded = (long) arenaUsed + entryBytes;
+        boolean growArena = arenaNeeded > arena.length;
+        boolean growEntries = count == sortKeys.length;
+        if (!growArena && !growEntries) {
+            return true;
+        }
+        long arenaBytes = growArena ? Math.max(2L * arena.length, arenaNeeded) : arena.length;
+        long entries = growEntries ? Math.max(2L * sortKeys.length, count + 1L) : sortKeys.length;
+        if (beyondBudget) {
+            // only what this one entry needs
+            arenaBytes = Math.max(arena.length, arenaNeeded);
+            entries = Math.max(sortKeys.length, count + 1L);
+        } else if (allocatedBytes(arenaBytes, entries) > memoryBudget) {
+            // the last growth before a spill: split the budget between the arena and the entry
+            // arrays by the average entry so far, so that both fill up at about the same entry
+            double averageEntry = (double) arenaNeeded / (count + 1);
+            long fit = (long) ((memoryBudget - Integer.BYTES) / (averageEntry + ENTRY_OVERHEAD));
+            if (fit - count < Math.max(1, fit / 8)) {
+                // too little room would be won for the copy: spill instead
+                return false;
             }
-            arena = Arrays.copyOf(arena, (int) capped);
+            arenaBytes = Math.max(arenaNeeded, (long) (fit * averageEntry));
+            entries = fit;
+            if (allocatedBytes(arenaBytes, entries) > memoryBudget) {
+                return false;
+            }
+            growArena = arenaBytes != arena.length;
+            growEntries = entries != sortKeys.length;
         }
-        if (count == sortKeys.length) {
-            int entries = sortKeys.length * 2;
-            sortKeys = Arrays.copyOf(sortKeys, entries);
-            offsets = Arrays.copyOf(offsets, entries + 1);
+        if (arenaBytes > Integer.MAX_VALUE - 16 || entries > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException(
+                    "Upsert key entries outgrew one buffer; lower the memory budget");
         }
+        if (growArena) {
+            arena = Arrays.copyOf(arena, (int) arenaBytes);
+        }
+        if (growEntries) {
+            sortKeys = Arrays.copyOf(sortKeys, (int) entries);
+            offsets = Arrays.copyOf(offsets, (int) entries + 1);
+            // the sort's second array is allocated again, to the new length, at the next sort
+            sortScratch = new long[0];
+        }
+        return true;
     }
 
     private void spillUnchecked() {
@@ -321,7 +380,8 @@ final class SupersededRows implements Closeable {
 
     /** Orders the buffered sort keys by key hash, keeping arrival order among equal hashes. */
     private void sortByHash() {
-        if (sortScratch.length < count) {
+        if (sortScratch.length != sortKeys.length) {
+            // same length: the sort may hand back either array as the sorted one
             sortScratch = new long[sortKeys.length];
         }
         long[] sorted = HashRadixSort.sort(sortKeys, sortScratch, count);
