@@ -8,12 +8,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
@@ -43,8 +45,9 @@ class TableRefreshITCase extends SinkITCaseBase {
         // another session adds a column, then partitions by 'part', while the job writes: a
         // file of the new spec is written after both changes
         Table table = SinkTestTables.load(loader);
-        table.updateSchema().addColumn("extra", Types.StringType.get()).commit();
-        table.updateSpec().addField("part").commit();
+        commitBesideTheJob(
+                table, t -> t.updateSchema().addColumn("extra", Types.StringType.get()).commit());
+        commitBesideTheJob(table, t -> t.updateSpec().addField("part").commit());
         int newSpecId = table.spec().specId();
         int extraId = table.schema().findField("extra").fieldId();
 
@@ -64,6 +67,26 @@ class TableRefreshITCase extends SinkITCaseBase {
             assertThat(file.partition().get(0, String.class)).startsWith("p");
             // written with the new schema: the new column is in the file, all NULL
             assertThat(file.nullValueCounts()).containsEntry(extraId, file.recordCount());
+        }
+    }
+
+    /**
+     * Commits another session's change while the job commits too: Iceberg's schema and spec updates
+     * do not retry by themselves, so when the job's commit came first the change is made again on
+     * the refreshed table, as a user's session would.
+     */
+    private static void commitBesideTheJob(Table table, Consumer<Table> change) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (true) {
+            try {
+                change.accept(table);
+                return;
+            } catch (CommitFailedException e) {
+                assertThat(System.nanoTime())
+                        .as("the change committed before the deadline; last conflict: " + e)
+                        .isLessThan(deadline);
+                table.refresh();
+            }
         }
     }
 
